@@ -1,0 +1,280 @@
+"""The facts gpupool encodes, as typed, read-only data loaded from ``catalog/data/*.yaml``.
+
+Every row carries ``source`` and ``as_of``; a new VM size or MIG profile is a data change, not a code
+change. All accessors are cached; the data loads once per process (a few milliseconds).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@cache
+def _data(name: str) -> Any:
+    text = resources.files("gpupool.catalog").joinpath("data", name).read_text(encoding="utf-8")
+    return yaml.load(text, Loader=_Loader)  # noqa: S506 - trusted package data, safe loader
+
+
+@dataclass(frozen=True)
+class Gpu:
+    id: str
+    vendor: str  # nvidia | amd
+    model: str
+    memory_gb: int
+    architecture: str
+    mig: dict[str, str]  # AKS profile (MIG1g..) -> MIG device name (1g.5gb); empty when no MIG on AKS
+    source: str
+    as_of: str
+
+    @property
+    def mig_capable(self) -> bool:
+        return bool(self.mig)
+
+
+@dataclass(frozen=True)
+class VmSize:
+    name: str
+    family: str
+    vcpu: int
+    memory_gib: float
+    gpus: Fraction  # GPUs per VM; fractional for partial-GPU (vGPU) sizes
+    gpu: Gpu | None
+    status: str  # recommended | supported | retired | unsupported | below-minimum | undocumented
+    path: str  # nvidia | amd | none
+    driver: str | None  # key into drivers.yaml
+    quota_family: str | None
+    arch: str
+    fabric_manager: bool
+    retired: str | None
+    source: str
+    as_of: str
+
+    @property
+    def is_gpu(self) -> bool:
+        return self.gpu is not None and self.gpus > 0
+
+    @property
+    def is_fractional(self) -> bool:
+        return self.is_gpu and self.gpus.denominator != 1
+
+    @property
+    def gpu_devices(self) -> int:
+        """GPU devices the VM (and the device plugin) sees: a partial vGPU shows as one device."""
+        if not self.is_gpu:
+            return 0
+        return max(1, int(self.gpus))
+
+    @property
+    def mig_capable(self) -> bool:
+        return self.is_gpu and not self.is_fractional and self.gpu is not None and self.gpu.mig_capable
+
+    def gpus_text(self) -> str:
+        return str(self.gpus)
+
+
+@dataclass(frozen=True)
+class Driver:
+    flavour: str
+    image: str | None
+    version: str
+    source: str
+    as_of: str
+
+
+@dataclass(frozen=True)
+class OsSku:
+    name: str
+    os_type: str  # Linux | Windows
+    gpu: str  # supported | preview | unsupported
+    mig: bool
+    managed: bool
+    auto_security_patches: bool
+    kubernetes: tuple[str | None, str | None] | None
+    source: str
+    as_of: str
+
+
+@cache
+def gpus() -> dict[str, Gpu]:
+    d = _data("gpus.yaml")
+    out = {}
+    for row in d["gpus"]:
+        out[row["id"]] = Gpu(
+            id=row["id"],
+            vendor=row["vendor"],
+            model=row["model"],
+            memory_gb=row["memoryGB"],
+            architecture=row["architecture"],
+            mig=dict(row["mig"] or {}),
+            source=row["source"],
+            as_of=str(row["asOf"]),
+        )
+    return out
+
+
+@cache
+def mig_instances_per_gpu() -> dict[str, int]:
+    return dict(_data("gpus.yaml")["migInstancesPerGpu"])
+
+
+def mig_instances_source() -> str:
+    return str(_data("gpus.yaml")["migInstancesSource"])
+
+
+@cache
+def vm_sizes() -> dict[str, VmSize]:
+    d = _data("vm_sizes.yaml")
+    fams = d["families"]
+    minimum = d["recommendedMinimum"]["size"]
+    gpu_table = gpus()
+    out = {}
+    for name, (family, vcpu, mem, count) in d["sizes"].items():
+        fam = fams[family]
+        status = fam["status"]
+        if name == minimum:
+            status = "recommended"
+        out[name] = VmSize(
+            name=name,
+            family=family,
+            vcpu=int(vcpu),
+            memory_gib=float(mem),
+            gpus=Fraction(str(count)),
+            gpu=gpu_table[fam["gpu"]] if fam.get("gpu") else None,
+            status=status,
+            path=fam["path"],
+            driver=fam.get("driver"),
+            quota_family=fam.get("quotaFamily"),
+            arch=fam.get("arch", "x64"),
+            fabric_manager=bool(fam.get("fabricManager", False)),
+            retired=fam.get("retired"),
+            source=fam["source"],
+            as_of=str(fam["asOf"]),
+        )
+    return out
+
+
+@cache
+def _by_lower() -> dict[str, VmSize]:
+    return {k.lower(): v for k, v in vm_sizes().items()}
+
+
+def vm_size(name: str) -> VmSize | None:
+    """Look a size up by name, case-insensitively (Azure treats VM size names case-insensitively)."""
+    return _by_lower().get(name.lower())
+
+
+def close_vm_sizes(name: str, n: int = 3) -> list[str]:
+    names = list(vm_sizes())
+    lowered = {x.lower(): x for x in names}
+    hits = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.6)
+    return [lowered[h] for h in hits]
+
+
+def recommended_minimum() -> tuple[str, str, str]:
+    m = _data("vm_sizes.yaml")["recommendedMinimum"]
+    return m["size"], m["source"], str(m["asOf"])
+
+
+@cache
+def drivers() -> dict[str, Driver]:
+    d = _data("drivers.yaml")["drivers"]
+    return {
+        k: Driver(flavour=k, image=v.get("image"), version=str(v["version"]), source=v["source"], as_of=str(v["asOf"]))
+        for k, v in d.items()
+    }
+
+
+def driver_for(size: VmSize) -> Driver | None:
+    """The driver AKS installs for this size (Ubuntu node image value), or None when AKS installs none."""
+    if not size.driver:
+        return None
+    return drivers().get(size.driver)
+
+
+@cache
+def os_skus() -> dict[str, OsSku]:
+    d = _data("os_skus.yaml")["osSkus"]
+    out = {}
+    for name, v in d.items():
+        k8s = v.get("kubernetes")
+        out[name] = OsSku(
+            name=name,
+            os_type=v["osType"],
+            gpu=v["gpu"],
+            mig=bool(v["mig"]),
+            managed=bool(v["managed"]),
+            auto_security_patches=bool(v["autoSecurityPatches"]),
+            kubernetes=(k8s[0], k8s[1]) if k8s else None,
+            source=v["source"],
+            as_of=str(v["asOf"]),
+        )
+    return out
+
+
+def os_sku(name: str) -> OsSku | None:
+    lowered = {k.lower(): v for k, v in os_skus().items()}
+    return lowered.get(name.lower())
+
+
+def images() -> dict[str, dict[str, Any]]:
+    return _data("images.yaml")["images"]
+
+
+# ---- CUDA ----------------------------------------------------------------------------------------
+
+
+def version_tuple(text: str) -> tuple[int, ...]:
+    parts = []
+    for p in str(text).split("."):
+        digits = "".join(ch for ch in p if ch.isdigit())
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts)
+
+
+@dataclass(frozen=True)
+class CudaSupport:
+    """How a driver runs a CUDA toolkit version."""
+
+    level: str  # native | minor-compat | unsupported | unknown
+    cuda: str
+    driver: str
+    native_min_driver: str | None
+    source: str
+
+
+def cuda_support(cuda_version: str, driver_version: str) -> CudaSupport:
+    d = _data("cuda.yaml")
+    toolkits: dict[str, str] = d["toolkits"]
+    source = d["source"]
+    cv = version_tuple(cuda_version)
+    key = f"{cv[0]}.{cv[1] if len(cv) > 1 else 0}"
+    native = toolkits.get(key)
+    dv = version_tuple(driver_version)
+    if native is None:
+        newest = max(toolkits, key=version_tuple)
+        if cv > version_tuple(newest):
+            return CudaSupport("unknown", cuda_version, driver_version, None, source)
+        return CudaSupport("unknown", cuda_version, driver_version, None, source)
+    if dv >= version_tuple(native):
+        return CudaSupport("native", cuda_version, driver_version, native, source)
+    floor = d["minorCompatibility"].get(str(cv[0]))
+    if floor and dv >= version_tuple(floor):
+        return CudaSupport("minor-compat", cuda_version, driver_version, native, source)
+    return CudaSupport("unsupported", cuda_version, driver_version, native, source)
+
+
+def newest_native_cuda(driver_version: str) -> str | None:
+    """The newest CUDA toolkit (major.minor) this driver supports natively."""
+    toolkits: dict[str, str] = _data("cuda.yaml")["toolkits"]
+    dv = version_tuple(driver_version)
+    ok = [k for k, v in toolkits.items() if dv >= version_tuple(v)]
+    return max(ok, key=version_tuple) if ok else None

@@ -1,0 +1,70 @@
+"""Shared CLI plumbing: error handling at the edge, output format choice, file expansion."""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+
+import typer
+
+from gpupool.errors import InputError
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class LintFormat(str, Enum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    junit = "junit"
+
+
+def fail_input(err: InputError) -> None:
+    """Print the one-line input error and exit 2."""
+    typer.echo(f"gpupool: error: {err.render()}", err=True)
+    raise typer.Exit(2)
+
+
+def run_app(app: typer.Typer) -> None:
+    """Run the Typer app; turn InputError into exit 2 and unexpected crashes into one clear line."""
+    try:
+        app(standalone_mode=True)
+    except InputError as e:  # raised outside a command's own handling
+        typer.echo(f"gpupool: error: {e.render()}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+    except SystemExit:
+        raise
+    except Exception as e:  # pragma: no cover - a bug, not bad input
+        if os.environ.get("GPUPOOL_DEBUG"):
+            raise
+        typer.echo(
+            f"gpupool: internal error: {type(e).__name__}: {e} (set GPUPOOL_DEBUG=1 for a traceback; "
+            "please report it)",
+            err=True,
+        )
+        sys.exit(3)
+
+
+def guard(fn):  # type: ignore[no-untyped-def]
+    """Decorator for command functions: InputError -> one line on stderr and exit 2.
+
+    Apply it under ``@app.command()`` so the CLI behaves the same in-process (tests) and as a program.
+    """
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+        try:
+            return fn(*args, **kwargs)
+        except InputError as e:
+            fail_input(e)
+
+    return wrapper

@@ -1,0 +1,26 @@
+"""The one way bad input leaves gpupool: ``InputError`` -> one line ``file:line: message``, exit 2."""
+
+from __future__ import annotations
+
+
+class InputError(Exception):
+    """Input that gpupool cannot use: unreadable file, malformed YAML, wrong field, bad value.
+
+    ``str(err)`` is the one-line message the CLI prints (``path:line: message (hint)``).
+    """
+
+    def __init__(self, path: str | None, line: int | None, message: str, hint: str | None = None) -> None:
+        self.path = path
+        self.line = line
+        self.message = message
+        self.hint = hint
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        where = ""
+        if self.path:
+            where = f"{self.path}:{self.line}: " if self.line else f"{self.path}: "
+        text = f"{where}{self.message}"
+        if self.hint:
+            text += f" ({self.hint})"
+        return " ".join(text.split("\n"))

@@ -1,0 +1,72 @@
+"""The one result type shared by check, lint, diff, simulate and doctor.
+
+A :class:`Finding` is plain data: which rule, how bad, what is wrong, where, and how to fix it.
+Engines yield findings; reporters (``gpupool.report``) print them; the CLI turns them into an exit code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+
+class Severity(str, Enum):
+    ERROR = "error"  # will fail, be rejected, or cost money
+    WARNING = "warning"  # likely wrong
+    INFO = "info"  # worth knowing
+
+    @property
+    def rank(self) -> int:
+        return {"error": 2, "warning": 1, "info": 0}[self.value]
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: Severity
+    message: str
+    path: str | None = None
+    line: int | None = None
+    column: int | None = None
+    object: str | None = None  # "Kind namespace/name" or "pool gpunp"
+    fix: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def with_severity(self, severity: Severity) -> Finding:
+        return replace(self, severity=severity)
+
+    def location(self) -> str:
+        if not self.path:
+            return ""
+        if self.line:
+            return f"{self.path}:{self.line}" + (f":{self.column}" if self.column else "")
+        return self.path
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "rule": self.rule,
+            "severity": self.severity.value,
+            "message": self.message,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "object": self.object,
+            "fix": self.fix,
+        }
+        if self.extra:
+            d.update(self.extra)
+        return d
+
+
+def sort_key(f: Finding) -> tuple:
+    return (f.path or "", f.line or 0, f.column or 0, f.rule, f.message)
+
+
+def has_errors(findings: list[Finding]) -> bool:
+    return any(f.severity is Severity.ERROR for f in findings)
+
+
+def exit_code(findings: list[Finding]) -> int:
+    """0 when no error, 1 when any finding is an error (bad input is 2, raised as InputError)."""
+    return 1 if has_errors(findings) else 0

@@ -1,0 +1,409 @@
+"""Load and validate pool specs: YAML documents -> :class:`~gpupool.spec.model.PoolSpec`.
+
+Validation is structural (unknown fields with did-you-mean, types, enums, ranges, name shapes) and
+raises :class:`~gpupool.errors.InputError` with ``file:line``. Design judgement (is this VM size a good
+idea?) is not done here; that is :mod:`gpupool.design` and produces findings instead.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from gpupool import yamlio
+from gpupool.errors import InputError
+from gpupool.spec.model import (
+    API_VERSION,
+    GPU_DRIVERS,
+    INSTANCE_PROFILES,
+    KINDS,
+    LABEL_KEY_RE,
+    LABEL_VALUE_RE,
+    MIG_STRATEGIES,
+    MODES,
+    PRIORITIES,
+    Autoscaler,
+    GpuSettings,
+    PoolSpec,
+    Taint,
+    TimeSlicing,
+    Where,
+)
+
+# Azure resource names: resource group 1-90 chars of letters, digits, _ . - ( ), not ending in a period;
+# cluster 1-63 chars, letters/digits/_/-, starting and ending alphanumeric.
+_RG_RE = re.compile(r"^[-\w.()]{0,89}[-\w()]$")
+_CLUSTER_RE = re.compile(r"^[A-Za-z0-9]([-_A-Za-z0-9]{0,61}[A-Za-z0-9])?$")
+# A pool name is checked loosely here (so design rules can explain AKS's stricter rules as findings)
+# but it must be safe to put anywhere: no spaces, quotes or shell metacharacters.
+_SAFE_NAME_RE = re.compile(r"^[A-Za-z0-9][-A-Za-z0-9_]{0,63}$")
+_LOCATION_RE = re.compile(r"^[a-z0-9]{2,40}$")
+_VM_SIZE_RE = re.compile(r"^[A-Za-z0-9_]{2,80}$")
+_OS_SKU_RE = re.compile(r"^[A-Za-z0-9]{2,40}$")
+_K8S_VERSION_RE = re.compile(r"^\d+\.\d+(\.\d+)?$")
+_CUDA_RE = re.compile(r"^\d+\.\d+(\.\d+)?$")
+_ZONE_RE = re.compile(r"^[1-9]$")
+
+POOL_FIELDS = ("apiVersion", "kind", "metadata", "spec")
+METADATA_FIELDS = ("name", "labels", "annotations")
+SPEC_FIELDS = (
+    "resourceGroup",
+    "clusterName",
+    "location",
+    "kubernetesVersion",
+    "vmSize",
+    "mode",
+    "osSku",
+    "priority",
+    "nodeCount",
+    "autoscaler",
+    "nodeTaints",
+    "nodeLabels",
+    "maxPods",
+    "zones",
+    "gpu",
+    "workload",
+)
+AUTOSCALER_FIELDS = ("minCount", "maxCount")
+GPU_FIELDS = ("driver", "managed", "instanceProfile", "migStrategy", "sharing")
+SHARING_FIELDS = ("timeSlicing",)
+TIME_SLICING_FIELDS = ("replicas", "renameByDefault", "failRequestsGreaterThanOne")
+WORKLOAD_FIELDS = ("cudaVersion",)
+
+
+def is_pool_document(data: Any) -> bool:
+    """True for documents that are gpupool pool specs (used to sort mixed inputs)."""
+    return isinstance(data, dict) and data.get("apiVersion") == API_VERSION and data.get("kind") in KINDS
+
+
+class _Ctx:
+    """Carries the file path and collects field lines while walking one document."""
+
+    def __init__(self, path: str, doc_line: int) -> None:
+        self.path = path
+        self.doc_line = doc_line
+        self.fields: dict[str, int] = {}
+
+    def err(self, line: int | None, msg: str, hint: str | None = None) -> InputError:
+        return InputError(self.path, line or self.doc_line, msg, hint)
+
+
+def _line_of(mapping: Any, key: str, default: int) -> int:
+    if isinstance(mapping, yamlio.LineDict) and key in mapping.key_pos:
+        return mapping.key_pos[key][0]
+    if isinstance(mapping, (yamlio.LineDict, yamlio.LineList)) and mapping.line:
+        return mapping.line
+    return default
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "mapping"
+    return type(value).__name__
+
+
+def _check_mapping(ctx: _Ctx, value: Any, where: str, allowed: Iterable[str], line: int) -> dict:
+    if not isinstance(value, dict):
+        raise ctx.err(line, f"{where}: expected a mapping, got {_type_name(value)}")
+    allowed = tuple(allowed)
+    for key in value:
+        kline = _line_of(value, key, line)
+        if not isinstance(key, str):
+            raise ctx.err(kline, f"{where}: field names must be strings, got {key!r}")
+        if key not in allowed:
+            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            if not close:
+                lowered = {a.lower(): a for a in allowed}
+                close = [lowered[key.lower()]] if key.lower() in lowered else []
+            hint = f'did you mean "{close[0]}"?' if close else f"known fields: {', '.join(allowed)}"
+            prefix = f"{where}." if where else ""
+            raise ctx.err(kline, f'unknown field "{prefix}{_safe(key)}"', hint)
+    return value
+
+
+def _safe(text: str, limit: int = 60) -> str:
+    """Printable, bounded rendering of user text for messages."""
+    out = "".join(ch if ch.isprintable() else "?" for ch in str(text))
+    return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
+def _enum(ctx: _Ctx, value: Any, field: str, choices: tuple[str, ...], line: int) -> str:
+    if not isinstance(value, str):
+        raise ctx.err(line, f"{field}: expected one of {', '.join(choices)}, got {_type_name(value)}")
+    for c in choices:
+        if value.lower() == c.lower():
+            return c
+    close = difflib.get_close_matches(value, choices, n=1, cutoff=0.5)
+    hint = f'did you mean "{close[0]}"?' if close else None
+    raise ctx.err(line, f'{field}: "{_safe(value)}" is not one of {", ".join(choices)}', hint)
+
+
+def _str(ctx: _Ctx, value: Any, field: str, line: int, pattern: re.Pattern | None = None, what: str = "") -> str:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and field.endswith(("Version",)):
+        raise ctx.err(line, f'{field}: write the version as a quoted string, e.g. "{value}"', "YAML reads 1.30 as 1.3")
+    if not isinstance(value, str):
+        raise ctx.err(line, f"{field}: expected a string, got {_type_name(value)}")
+    if pattern is not None and not pattern.match(value):
+        raise ctx.err(line, f'{field}: "{_safe(value)}" is not a valid {what or field}')
+    return value
+
+
+def _int(ctx: _Ctx, value: Any, field: str, line: int, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ctx.err(line, f"{field}: expected an integer, got {_type_name(value)}")
+    if not lo <= value <= hi:
+        raise ctx.err(line, f"{field}: {value} is out of range [{lo}, {hi}]")
+    return value
+
+
+def _bool(ctx: _Ctx, value: Any, field: str, line: int) -> bool:
+    if not isinstance(value, bool):
+        raise ctx.err(line, f"{field}: expected true or false, got {_type_name(value)}")
+    return value
+
+
+def _field(ctx: _Ctx, mapping: dict, key: str, dotted: str, parse: Callable[[Any, int], Any], default: Any) -> Any:
+    if key not in mapping:
+        return default
+    line = _line_of(mapping, key, ctx.doc_line)
+    ctx.fields[dotted] = line
+    value = mapping[key]
+    if value is None:
+        return default
+    return parse(value, line)
+
+
+def _taints(ctx: _Ctx, value: Any, line: int) -> tuple[Taint, ...]:
+    if not isinstance(value, list):
+        raise ctx.err(line, f'spec.nodeTaints: expected a list of "key=value:Effect" strings, got {_type_name(value)}')
+    out = []
+    for i, item in enumerate(value):
+        iline = value.item_pos[i][0] if isinstance(value, yamlio.LineList) else line
+        if not isinstance(item, str):
+            raise ctx.err(iline, f"spec.nodeTaints[{i}]: expected a string like sku=gpu:NoSchedule")
+        try:
+            out.append(Taint.parse(item))
+        except ValueError as e:
+            raise ctx.err(iline, f"spec.nodeTaints[{i}]: {_safe(str(e), 200)}") from None
+    keys = [(t.key, t.effect) for t in out]
+    if len(set(keys)) != len(keys):
+        raise ctx.err(line, "spec.nodeTaints: the same key and effect appear twice")
+    return tuple(out)
+
+
+def _labels(ctx: _Ctx, value: Any, line: int) -> dict[str, str]:
+    if not isinstance(value, dict):
+        raise ctx.err(line, f"spec.nodeLabels: expected a mapping, got {_type_name(value)}")
+    out = {}
+    for k, v in value.items():
+        kline = _line_of(value, k, line)
+        if not isinstance(k, str) or len(k) > 316 or not LABEL_KEY_RE.match(k):
+            raise ctx.err(kline, f"spec.nodeLabels: {_safe(str(k))!r} is not a valid label key")
+        if isinstance(v, bool) or not isinstance(v, (str, int)):
+            raise ctx.err(kline, f"spec.nodeLabels.{_safe(k)}: expected a string value, got {_type_name(v)}")
+        v = str(v)
+        if len(v) > 63 or not LABEL_VALUE_RE.match(v):
+            raise ctx.err(kline, f"spec.nodeLabels.{_safe(k)}: {_safe(v)!r} is not a valid label value")
+        out[k] = v
+    return out
+
+
+def _zones(ctx: _Ctx, value: Any, line: int) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise ctx.err(line, "spec.zones: expected a list such as [1, 2, 3]")
+    out = []
+    for z in value:
+        z = str(z) if isinstance(z, int) and not isinstance(z, bool) else z
+        if not isinstance(z, str) or not _ZONE_RE.match(z):
+            raise ctx.err(line, f"spec.zones: {_safe(str(z))!r} is not an availability zone number (1-9)")
+        out.append(z)
+    return tuple(out)
+
+
+def _gpu(ctx: _Ctx, value: Any, line: int) -> GpuSettings:
+    g = _check_mapping(ctx, value, "spec.gpu", GPU_FIELDS, line)
+    driver = _field(ctx, g, "driver", "gpu.driver", lambda v, ln: _enum(ctx, v, "spec.gpu.driver", GPU_DRIVERS, ln),
+                    "Install")
+    managed = _field(ctx, g, "managed", "gpu.managed", lambda v, ln: _bool(ctx, v, "spec.gpu.managed", ln), False)
+    profile = _field(
+        ctx, g, "instanceProfile", "gpu.instanceProfile",
+        lambda v, ln: _enum(ctx, v, "spec.gpu.instanceProfile", INSTANCE_PROFILES, ln), None,
+    )
+    strategy = _field(
+        ctx, g, "migStrategy", "gpu.migStrategy",
+        lambda v, ln: _enum(ctx, v, "spec.gpu.migStrategy", MIG_STRATEGIES, ln), None,
+    )
+    ts = None
+    if g.get("sharing") is not None:
+        sline = _line_of(g, "sharing", line)
+        ctx.fields["gpu.sharing"] = sline
+        sharing = _check_mapping(ctx, g["sharing"], "spec.gpu.sharing", SHARING_FIELDS, sline)
+        if sharing.get("timeSlicing") is not None:
+            tline = _line_of(sharing, "timeSlicing", sline)
+            ctx.fields["gpu.sharing.timeSlicing"] = tline
+            t = _check_mapping(ctx, sharing["timeSlicing"], "spec.gpu.sharing.timeSlicing", TIME_SLICING_FIELDS, tline)
+            if "replicas" not in t:
+                raise ctx.err(tline, "spec.gpu.sharing.timeSlicing.replicas is required (2 or more)")
+            replicas = _field(ctx, t, "replicas", "gpu.sharing.timeSlicing.replicas",
+                              lambda v, ln: _int(ctx, v, "spec.gpu.sharing.timeSlicing.replicas", ln, 2, 1024), 2)
+            rename = _field(ctx, t, "renameByDefault", "gpu.sharing.timeSlicing.renameByDefault",
+                            lambda v, ln: _bool(ctx, v, "spec.gpu.sharing.timeSlicing.renameByDefault", ln), False)
+            fail_gt1 = _field(ctx, t, "failRequestsGreaterThanOne",
+                              "gpu.sharing.timeSlicing.failRequestsGreaterThanOne",
+                              lambda v, ln: _bool(ctx, v, "spec.gpu.sharing.timeSlicing.failRequestsGreaterThanOne",
+                                                  ln), False)
+            ts = TimeSlicing(replicas, rename, fail_gt1)
+    return GpuSettings(driver=driver, managed=managed, instance_profile=profile, mig_strategy=strategy,
+                       time_slicing=ts)
+
+
+def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
+    """Validate one pool document (already loaded) and return a PoolSpec. Raises InputError."""
+    ctx = _Ctx(path, doc_line)
+    top = _check_mapping(ctx, data, "", POOL_FIELDS, doc_line)
+    for required in ("apiVersion", "kind", "metadata", "spec"):
+        if required not in top:
+            raise ctx.err(doc_line, f'missing required field "{required}"')
+    if top["apiVersion"] != API_VERSION:
+        raise ctx.err(_line_of(top, "apiVersion", doc_line),
+                      f'apiVersion: expected "{API_VERSION}", got {_safe(str(top["apiVersion"]))!r}')
+    kind = _enum(ctx, top["kind"], "kind", KINDS, _line_of(top, "kind", doc_line))
+    mline = _line_of(top, "metadata", doc_line)
+    meta = _check_mapping(ctx, top["metadata"], "metadata", METADATA_FIELDS, mline)
+    if "name" not in meta:
+        raise ctx.err(mline, 'metadata.name is required (the AKS node pool name, e.g. "gpunp")')
+    nline = _line_of(meta, "name", mline)
+    ctx.fields["name"] = nline
+    name = _str(ctx, meta["name"], "metadata.name", nline)
+    if not _SAFE_NAME_RE.match(name):
+        raise ctx.err(nline, f"metadata.name: {_safe(name)!r} is not a valid node pool name",
+                      "use lowercase letters and digits, starting with a letter, e.g. gpunp")
+
+    sline = _line_of(top, "spec", doc_line)
+    spec = _check_mapping(ctx, top["spec"], "spec", SPEC_FIELDS, sline)
+    for required in ("resourceGroup", "clusterName", "vmSize"):
+        if spec.get(required) is None:
+            raise ctx.err(sline, f"spec.{required} is required")
+
+    def s(key: str, pattern: re.Pattern | None = None, what: str = "", default: Any = None) -> Any:
+        return _field(ctx, spec, key, key, lambda v, ln: _str(ctx, v, f"spec.{key}", ln, pattern, what), default)
+
+    rg = s("resourceGroup", _RG_RE, "resource group name")
+    cluster = s("clusterName", _CLUSTER_RE, "AKS cluster name")
+    vm_size = s("vmSize", _VM_SIZE_RE, "VM size name")
+    location = s("location", _LOCATION_RE, "Azure region name (e.g. eastus)")
+    k8s = s("kubernetesVersion", _K8S_VERSION_RE, 'Kubernetes version (e.g. "1.34")')
+    os_sku = s("osSku", _OS_SKU_RE, "OS SKU", "Ubuntu")
+    mode = _field(ctx, spec, "mode", "mode", lambda v, ln: _enum(ctx, v, "spec.mode", MODES, ln), "User")
+    priority = _field(ctx, spec, "priority", "priority",
+                      lambda v, ln: _enum(ctx, v, "spec.priority", PRIORITIES, ln), "Regular")
+    # Ranges here are what the API can represent; AKS's own limits are design rules (findings).
+    node_count = _field(ctx, spec, "nodeCount", "nodeCount",
+                        lambda v, ln: _int(ctx, v, "spec.nodeCount", ln, 0, 100_000), 1)
+    max_pods = _field(ctx, spec, "maxPods", "maxPods", lambda v, ln: _int(ctx, v, "spec.maxPods", ln, 1, 250), None)
+    autoscaler = None
+    if spec.get("autoscaler") is not None:
+        aline = _line_of(spec, "autoscaler", sline)
+        ctx.fields["autoscaler"] = aline
+        a = _check_mapping(ctx, spec["autoscaler"], "spec.autoscaler", AUTOSCALER_FIELDS, aline)
+        for required in AUTOSCALER_FIELDS:
+            if required not in a:
+                raise ctx.err(aline, f"spec.autoscaler.{required} is required")
+        lo = _field(ctx, a, "minCount", "autoscaler.minCount",
+                    lambda v, ln: _int(ctx, v, "spec.autoscaler.minCount", ln, 0, 100_000), 0)
+        hi = _field(ctx, a, "maxCount", "autoscaler.maxCount",
+                    lambda v, ln: _int(ctx, v, "spec.autoscaler.maxCount", ln, 0, 100_000), 0)
+        autoscaler = Autoscaler(lo, hi)
+    taints = _field(ctx, spec, "nodeTaints", "nodeTaints", lambda v, ln: _taints(ctx, v, ln), ())
+    labels = _field(ctx, spec, "nodeLabels", "nodeLabels", lambda v, ln: _labels(ctx, v, ln), {})
+    zones = _field(ctx, spec, "zones", "zones", lambda v, ln: _zones(ctx, v, ln), ())
+    gpu = None
+    if spec.get("gpu") is not None:
+        gline = _line_of(spec, "gpu", sline)
+        ctx.fields["gpu"] = gline
+        if kind == "NodePool":
+            raise ctx.err(gline, "spec.gpu is only allowed in kind GpuNodePool", "change kind to GpuNodePool")
+        gpu = _gpu(ctx, spec["gpu"], gline)
+    elif kind == "GpuNodePool":
+        gpu = None  # defaults: driver Install, not managed, no MIG
+    cuda = None
+    if spec.get("workload") is not None:
+        wline = _line_of(spec, "workload", sline)
+        w = _check_mapping(ctx, spec["workload"], "spec.workload", WORKLOAD_FIELDS, wline)
+        cuda = _field(ctx, w, "cudaVersion", "workload.cudaVersion",
+                      lambda v, ln: _str(ctx, v, "spec.workload.cudaVersion", ln, _CUDA_RE, 'CUDA version (e.g. "12.4")'),
+                      None)
+    return PoolSpec(
+        kind=kind,
+        name=name,
+        resource_group=rg,
+        cluster_name=cluster,
+        vm_size=vm_size,
+        location=location,
+        kubernetes_version=k8s,
+        mode=mode,
+        os_sku=os_sku,
+        priority=priority,
+        node_count=node_count,
+        autoscaler=autoscaler,
+        node_taints=taints,
+        node_labels=labels,
+        max_pods=max_pods,
+        zones=zones,
+        gpu=gpu,
+        cuda_version=cuda,
+        where=Where(path, doc_line, dict(ctx.fields)),
+    )
+
+
+def load_pools(path: str | Path) -> list[PoolSpec]:
+    """All pool specs in a file. Non-pool documents are an error here (use lint for manifests)."""
+    name = str(path)
+    docs = yamlio.load_file(path)
+    pools = []
+    for doc in docs:
+        if doc.data is None:
+            continue
+        if doc.duplicates:
+            d = doc.duplicates[0]
+            raise InputError(doc.path, d.line, f'duplicate key "{_safe(d.key)}" (first at line {d.first_line})')
+        if not is_pool_document(doc.data):
+            kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
+            api = doc.data.get("apiVersion") if isinstance(doc.data, dict) else None
+            what = f"{_safe(str(api))}/{_safe(str(kind))}" if kind or api else _type_name(doc.data)
+            raise InputError(doc.path, doc.line,
+                             f"not a pool spec ({what}); expected apiVersion {API_VERSION}, kind GpuNodePool or NodePool")
+        pools.append(parse_pool(doc.data, doc.path, doc.line))
+    if not pools:
+        raise InputError(name, None, "no pool spec found (expected kind GpuNodePool or NodePool)")
+    seen: dict[tuple[str, str], PoolSpec] = {}
+    for p in pools:
+        key = (p.cluster_name, p.name)
+        if key in seen:
+            raise InputError(p.where.path, p.where.line_of("name"),
+                             f'pool "{p.name}" of cluster {p.cluster_name} is defined twice '
+                             f"(also at line {seen[key].where.line_of('name')})")
+        seen[key] = p
+    return pools
+
+
+def load_many(paths: Iterable[str | Path]) -> list[PoolSpec]:
+    out: list[PoolSpec] = []
+    for p in paths:
+        out.extend(load_pools(p))
+    return out
