@@ -1,0 +1,96 @@
+"""Effective pod requests and limits, as kube-scheduler computes them.
+
+Source: k8s.io/component-helpers/resource ``PodRequests`` (Kubernetes 1.29+ with sidecars):
+steady state = sum(containers) + sum(restartable init containers); each ordinary init container needs
+itself + the sidecars started before it; the pod needs the max of the two, plus ``spec.overhead``.
+A missing request defaults to the limit (API defaulting), so ``limits: {nvidia.com/gpu: 1}`` requests 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from gpupool.k8s.quantity import try_quantity
+
+Resources = dict[str, Fraction]
+
+
+def _section(container: Any, name: str) -> dict:
+    res = container.get("resources") if isinstance(container, dict) else None
+    sec = res.get(name) if isinstance(res, dict) else None
+    return sec if isinstance(sec, dict) else {}
+
+
+def _parse(section: dict) -> Resources:
+    out: Resources = {}
+    for k, v in section.items():
+        q = try_quantity(v)
+        if q is not None:
+            out[str(k)] = q
+    return out
+
+
+def container_limits(container: Any) -> Resources:
+    return _parse(_section(container, "limits"))
+
+
+def container_requests(container: Any) -> Resources:
+    reqs = _parse(_section(container, "requests"))
+    for k, v in container_limits(container).items():
+        reqs.setdefault(k, v)
+    return reqs
+
+
+def _add(a: Resources, b: Resources) -> None:
+    for k, v in b.items():
+        a[k] = a.get(k, Fraction(0)) + v
+
+
+def _max(a: Resources, b: Resources) -> None:
+    for k, v in b.items():
+        if v > a.get(k, Fraction(0)):
+            a[k] = v
+
+
+def _pod_total(pod_spec: Any, per_container: Callable[[Any], Resources]) -> Resources:
+    if not isinstance(pod_spec, dict):
+        return {}
+    total: Resources = {}
+    for c in pod_spec.get("containers") or []:
+        _add(total, per_container(c))
+    sidecars: Resources = {}
+    init_peak: Resources = {}
+    for c in pod_spec.get("initContainers") or []:
+        r = per_container(c)
+        if isinstance(c, dict) and c.get("restartPolicy") == "Always":
+            _add(total, r)
+            _add(sidecars, r)
+            need = dict(sidecars)
+        else:
+            need = dict(sidecars)
+            _add(need, r)
+        _max(init_peak, need)
+    _max(total, init_peak)
+    overhead = pod_spec.get("overhead")
+    if isinstance(overhead, dict):
+        _add(total, _parse(overhead))
+    return total
+
+
+def pod_requests(pod_spec: Any) -> Resources:
+    return _pod_total(pod_spec, container_requests)
+
+
+def pod_limits(pod_spec: Any) -> Resources:
+    return _pod_total(pod_spec, container_limits)
+
+
+def extended(resources: Resources) -> Resources:
+    """Only extended resources (names with a domain, e.g. nvidia.com/gpu; not cpu/memory/hugepages)."""
+    return {
+        k: v
+        for k, v in resources.items()
+        if "/" in k and not k.startswith(("kubernetes.io/", "requests.", "hugepages-"))
+    }

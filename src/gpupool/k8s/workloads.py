@@ -1,0 +1,139 @@
+"""Pod templates from every workload kind, how many pods each makes, and ``kind: List`` expansion."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+TEMPLATE = ("spec", "template")
+POD_TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
+    # kind -> path to the pod *template* object (metadata + spec); Pod is its own template.
+    "Pod": (),
+    "Deployment": TEMPLATE,
+    "ReplicaSet": TEMPLATE,
+    "StatefulSet": TEMPLATE,
+    "DaemonSet": TEMPLATE,
+    "Job": TEMPLATE,
+    "ReplicationController": TEMPLATE,
+    "CronJob": ("spec", "jobTemplate", "spec", "template"),
+}
+WORKLOAD_KINDS = tuple(POD_TEMPLATE_PATHS)
+
+
+@dataclass(frozen=True)
+class Workload:
+    kind: str
+    name: str
+    namespace: str
+    api_version: str
+    obj: dict
+    template: dict  # the pod template (or the Pod itself): has "metadata" and "spec"
+    template_path: tuple[str, ...]
+    pod_spec: dict
+    pod_spec_path: tuple[str, ...]
+    replicas: int | None  # pods this workload makes; None for a DaemonSet (one per eligible node)
+
+    @property
+    def ref(self) -> str:
+        return f"{self.kind} {self.namespace}/{self.name}"
+
+    @property
+    def pod_metadata(self) -> dict:
+        meta = self.template.get("metadata")
+        return meta if isinstance(meta, dict) else {}
+
+    @property
+    def annotations(self) -> dict:
+        """Annotations of the object and of its pod template (the template's win)."""
+        out: dict = {}
+        for meta in (self.obj.get("metadata"), self.pod_metadata):
+            if isinstance(meta, dict) and isinstance(meta.get("annotations"), dict):
+                out.update(meta["annotations"])
+        return out
+
+
+def _int(value: Any, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else default
+
+
+def _get(obj: Any, path: tuple[str, ...]) -> Any:
+    for step in path:
+        if not isinstance(obj, dict):
+            return None
+        obj = obj.get(step)
+    return obj
+
+
+def pod_count(kind: str, obj: dict) -> int | None:
+    spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
+    if kind == "Pod":
+        return 1
+    if kind == "DaemonSet":
+        return None
+    if kind in ("Deployment", "ReplicaSet", "StatefulSet", "ReplicationController"):
+        return _int(spec.get("replicas"), 1)
+    job = spec if kind == "Job" else _get(obj, ("spec", "jobTemplate", "spec"))
+    job = job if isinstance(job, dict) else {}
+    parallelism = _int(job.get("parallelism"), 1)
+    completions = job.get("completions")
+    if isinstance(completions, int) and not isinstance(completions, bool) and completions >= 0:
+        return min(parallelism, completions)
+    return parallelism
+
+
+def workload_of(obj: Any) -> Workload | None:
+    """The Workload view of a manifest object, or None when it has no pod template."""
+    if not isinstance(obj, dict):
+        return None
+    kind = obj.get("kind")
+    if kind not in POD_TEMPLATE_PATHS:
+        return None
+    tpath = POD_TEMPLATE_PATHS[kind]
+    template = obj if not tpath else _get(obj, tpath)
+    if not isinstance(template, dict):
+        return None
+    spec = template.get("spec")
+    if not isinstance(spec, dict):
+        return None
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    name = meta.get("name") or meta.get("generateName") or "<unnamed>"
+    namespace = meta.get("namespace") or "default"
+    return Workload(
+        kind=kind,
+        name=str(name),
+        namespace=str(namespace),
+        api_version=str(obj.get("apiVersion", "")),
+        obj=obj,
+        template=template,
+        template_path=tpath,
+        pod_spec=spec,
+        pod_spec_path=(*tpath, "spec"),
+        replicas=pod_count(kind, obj),
+    )
+
+
+def iter_objects(data: Any, prefix: tuple = ()) -> Iterator[tuple[dict, tuple]]:
+    """Objects of a document: itself, or the items of a ``kind: List`` (``*List`` kinds too), recursively.
+
+    Yields ``(obj, path)`` where ``path`` locates the object inside the document (``("items", 3)``).
+    """
+    if not isinstance(data, dict):
+        return
+    kind = data.get("kind")
+    items = data.get("items")
+    if isinstance(kind, str) and kind.endswith("List") and isinstance(items, list):
+        for i, item in enumerate(items):
+            yield from iter_objects(item, (*prefix, "items", i))
+        return
+    yield data, prefix
+
+
+def containers(pod_spec: dict) -> Iterator[tuple[str, int, dict]]:
+    """``(field, index, container)`` for containers, initContainers and ephemeralContainers."""
+    for fld in ("initContainers", "containers", "ephemeralContainers"):
+        items = pod_spec.get(fld)
+        if isinstance(items, list):
+            for i, c in enumerate(items):
+                if isinstance(c, dict):
+                    yield fld, i, c
