@@ -1,9 +1,116 @@
-"""`gpupool plan` (being built; registers nothing yet)."""
+"""``gpupool plan SPEC...``: the main job — check the design, then show per pool what each node will
+advertise, what is final at creation, and the command that creates it."""
 
 from __future__ import annotations
 
+import shlex
+from pathlib import Path
+
 import typer
+
+from gpupool.cli.common import Format, guard
+
+
+def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
+    from rich.markup import escape
+    from rich.table import Table
+
+    from gpupool.report.text import print_findings, summary_counts
+
+    for pp in plan.pools:
+        d = pp.to_dict()
+        con.rule(f"[bold]{escape(d['kind'])} {escape(d['name'])}[/]  cluster {escape(d['cluster'])}", align="left")
+        t = Table(show_header=False, box=None, pad_edge=False)
+        t.add_column(style="dim", no_wrap=True)
+        t.add_column()
+        hw = d["vmSize"]
+        if d["gpuModel"]:
+            hw += f"  ({d['gpusPerNode']} x {d['gpuModel']}, {d['vcpu']} vCPU, {d['memoryGiB']:g} GiB)"
+        elif d["vcpu"]:
+            hw += f"  ({d['vcpu']} vCPU, {d['memoryGiB']:g} GiB)"
+        t.add_row("VM size", escape(hw))
+        n = d["nodes"]
+        scale = f"{n['min']}..{n['max']} (autoscaler)" if pp.pool.autoscaler else f"{n['initial']} (fixed)"
+        t.add_row("nodes", scale)
+        t.add_row("mode / OS / priority", f"{d['mode']} / {escape(d['osSku'])} / {d['priority']}")
+        t.add_row("taints", escape(", ".join(d["taints"]) or "none"))
+        if d["advertised"]:
+            per_node = ", ".join(f"{k}: {v}" for k, v in d["advertised"].items())
+            total = ", ".join(f"{k}: {d['advertisedTotal']['min'][k]}..{d['advertisedTotal']['max'][k]}"
+                              for k in d["advertised"])
+            t.add_row("advertised per node", f"[bold green]{escape(per_node)}[/]")
+            t.add_row("advertised in pool", escape(total))
+        elif pp.pool.is_gpu_pool:
+            t.add_row("advertised per node", "[yellow]no GPU resource[/]")
+        t.add_row("device plugin", escape(d["devicePlugin"]))
+        for note in d["notes"]:
+            t.add_row("", f"[dim]- {escape(note)}[/]")
+        con.print(t)
+        if pp.final:
+            con.print("[bold]Final at creation[/] (changing these needs a new pool):")
+            for s in pp.final:
+                con.print(f"  {escape(s.field)} = [bold]{escape(s.value)}[/]  [dim]{escape(s.reason)}[/]")
+        con.print("[bold]Create it with:[/]")
+        for argv in pp.commands:
+            con.print(escape(_format_argv(argv)), soft_wrap=True)
+        con.print()
+    if plan.findings:
+        con.print("[bold]Findings[/]")
+        print_findings(plan.findings, con)
+    c = summary_counts(plan.findings)
+    con.print(f"{len(plan.pools)} pool(s): {c['error']} error(s), {c['warning']} warning(s), {c['info']} info")
+    if not any(f.severity.value == "error" for f in plan.findings):
+        con.print("[dim]Next: gpupool render SPEC -o out/  (az script, ARM, Terraform, Kubernetes manifests)[/]")
+
+
+def _format_argv(argv: list[str]) -> str:
+    """A copy-pasteable, quoted, multi-line shell command."""
+    parts = [shlex.quote(a) for a in argv]
+    lines, cur = [], parts[:3]
+    rest = parts[3:]
+    i = 0
+    while i < len(rest):
+        tok = rest[i]
+        if tok.startswith("--") and i + 1 < len(rest) and not rest[i + 1].startswith("--"):
+            lines.append(" ".join(cur))
+            cur = [tok, rest[i + 1]]
+            i += 2
+            continue
+        lines.append(" ".join(cur))
+        cur = [tok]
+        i += 1
+    lines.append(" ".join(cur))
+    return " \\\n    ".join(line for line in lines if line)
 
 
 def register(app: typer.Typer) -> None:
-    pass
+    @app.command("plan")
+    @guard
+    def plan_cmd(
+        specs: list[Path] = typer.Argument(..., help="Pool spec files (YAML, one or more documents each).",
+                                           metavar="SPEC..."),
+        output: Format = typer.Option(Format.text, "--output", "-o", help="text for people, json for machines."),
+    ) -> None:
+        """Check the design, then show what each node will advertise, what is final at creation, and the
+        az command that creates each pool.
+
+        Exit codes: 0 no error finding, 1 error findings, 2 bad input.
+
+        Example: gpupool plan examples/t4-driver-only.yaml
+        """
+        from gpupool.design.plan import plan_pools
+        from gpupool.findings import exit_code
+        from gpupool.report import jsonout
+        from gpupool.report.text import console
+        from gpupool.spec import load_many
+
+        pools = load_many(specs)
+        plan = plan_pools(pools)
+        if output is Format.json:
+            typer.echo(jsonout.dumps({
+                "pools": [p.to_dict() for p in plan.pools],
+                "findings": jsonout.findings_list(plan.findings),
+            }))
+        else:
+            _print_text(plan, console())
+        raise typer.Exit(exit_code(plan.findings))

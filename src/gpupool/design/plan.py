@@ -1,0 +1,106 @@
+"""``gpupool plan``: the check, then per pool what each node advertises, what is final at creation, and
+the commands that create it. Pure: pools in, a :class:`Plan` out; the CLI prints it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpupool import catalog
+from gpupool.design.node import Advertised, advertised, node_labels
+from gpupool.findings import Finding
+from gpupool.spec.model import PoolSpec
+
+
+@dataclass(frozen=True)
+class FinalSetting:
+    field: str
+    value: str
+    reason: str
+    source: str
+
+
+@dataclass
+class PoolPlan:
+    pool: PoolSpec
+    advertised: Advertised
+    labels: dict[str, str]
+    final: list[FinalSetting]
+    commands: list[list[str]]
+    findings: list[Finding] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        p = self.pool
+        size = catalog.vm_size(p.vm_size)
+        lo, hi = node_range(p)
+        return {
+            "name": p.name,
+            "kind": p.kind,
+            "cluster": p.cluster_name,
+            "resourceGroup": p.resource_group,
+            "vmSize": p.vm_size,
+            "gpuModel": size.gpu.model if size and size.gpu else None,
+            "gpusPerNode": str(size.gpus) if size else None,
+            "vcpu": size.vcpu if size else None,
+            "memoryGiB": size.memory_gib if size else None,
+            "mode": p.mode,
+            "osSku": p.os_sku,
+            "priority": p.priority,
+            "nodes": {"min": lo, "max": hi, "initial": p.node_count},
+            "taints": [str(t) for t in p.effective_taints],
+            "advertised": dict(self.advertised.resources),
+            "advertisedTotal": {
+                "min": {k: v * lo for k, v in self.advertised.resources.items()},
+                "max": {k: v * hi for k, v in self.advertised.resources.items()},
+            },
+            "devicePlugin": self.advertised.plugin,
+            "notes": list(self.advertised.notes),
+            "labels": self.labels,
+            "finalAtCreation": [s.__dict__ for s in self.final],
+            "commands": self.commands,
+        }
+
+
+@dataclass
+class Plan:
+    pools: list[PoolPlan]
+    findings: list[Finding]
+
+
+def node_range(pool: PoolSpec) -> tuple[int, int]:
+    if pool.autoscaler is not None:
+        return pool.autoscaler.min_count, pool.autoscaler.max_count
+    return pool.node_count, pool.node_count
+
+
+def final_settings(pool: PoolSpec) -> list[FinalSetting]:
+    """The spec's values that cannot change without a new pool (from the diff mutability table)."""
+    from gpupool.diff.mutability import recreate_fields, spec_value
+
+    out = []
+    for f in recreate_fields():
+        if f.applies is not None and not f.applies(pool):
+            continue
+        out.append(FinalSetting(f.field, spec_value(pool, f.field), f.reason, f.source))
+    return out
+
+
+def plan_pools(pools: list[PoolSpec]) -> Plan:
+    from gpupool.design.check import check_pools
+    from gpupool.render.az import nodepool_add_argv
+
+    findings = check_pools(pools)
+    plans = []
+    for pool in pools:
+        plans.append(
+            PoolPlan(
+                pool=pool,
+                advertised=advertised(pool),
+                labels=node_labels(pool),
+                final=final_settings(pool),
+                commands=[nodepool_add_argv(pool)],
+                findings=[f for f in findings if f.object and f.object.endswith(f" {pool.name}")],
+            )
+        )
+    return Plan(plans, findings)
