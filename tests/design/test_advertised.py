@@ -4,9 +4,9 @@ independently of catalog/data (MicrosoftDocs/azure-aks-docs gpu-multi-instance.m
 from __future__ import annotations
 
 import pytest
-from support import make_pool
 
 from gpupool.design.node import advertised, device_plugin_mode, node_labels
+from support import make_pool
 
 # size -> (GPUs per VM, {profile: device name})
 MIG_TABLE = {
@@ -59,7 +59,8 @@ def test_design_notes_headline_case():
         ("Standard_NC64as_T4_v3", {"sharing": {"timeSlicing": {"replicas": 10, "renameByDefault": True}}},
          {"nvidia.com/gpu.shared": 40}),
         ("Standard_ND96asr_v4", {"instanceProfile": "MIG1g", "migStrategy": "Mixed",
-                                 "sharing": {"timeSlicing": {"replicas": 2}}}, {"nvidia.com/mig-1g.5gb": 112}),
+                                 "sharing": {"timeSlicing": {"replicas": 2}}},
+         {"nvidia.com/mig-1g.5gb": 112}),
         ("Standard_ND96asr_v4", {"instanceProfile": "MIG3g", "migStrategy": "Mixed",
                                  "sharing": {"timeSlicing": {"replicas": 3, "renameByDefault": True}}},
          {"nvidia.com/mig-3g.20gb.shared": 48}),
@@ -73,7 +74,8 @@ def test_other_cases(size, gpu, expected):
 
 def test_managed_plugin_strategy_and_sharing():
     # Managed plugin: mixed only for Mixed; single otherwise (Azure/AgentBaker startNvidiaManagedExpServices)
-    p = make_pool("Standard_NC24ads_A100_v4", gpu={"managed": True, "instanceProfile": "MIG1g", "migStrategy": "None"})
+    p = make_pool("Standard_NC24ads_A100_v4",
+                  gpu={"managed": True, "instanceProfile": "MIG1g", "migStrategy": "None"})
     assert advertised(p).resources == {"nvidia.com/gpu": 7} and advertised(p).plugin == "managed"
     p = make_pool("Standard_NC4as_T4_v3", gpu={"managed": True, "sharing": {"timeSlicing": {"replicas": 4}}})
     assert advertised(p).resources == {"nvidia.com/gpu": 1}

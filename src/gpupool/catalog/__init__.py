@@ -21,7 +21,7 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 @cache
 def _data(name: str) -> Any:
     text = resources.files("gpupool.catalog").joinpath("data", name).read_text(encoding="utf-8")
-    return yaml.load(text, Loader=_Loader)  # noqa: S506 - trusted package data, safe loader
+    return yaml.load(text, Loader=_Loader)  # trusted package data, safe loader
 
 
 @dataclass(frozen=True)
@@ -188,7 +188,13 @@ def recommended_minimum() -> tuple[str, str, str]:
 def drivers() -> dict[str, Driver]:
     d = _data("drivers.yaml")["drivers"]
     return {
-        k: Driver(flavour=k, image=v.get("image"), version=str(v["version"]), source=v["source"], as_of=str(v["asOf"]))
+        k: Driver(
+            flavour=k,
+            image=v.get("image"),
+            version=str(v["version"]),
+            source=v["source"],
+            as_of=str(v["asOf"]),
+        )
         for k, v in d.items()
     }
 
@@ -278,3 +284,85 @@ def newest_native_cuda(driver_version: str) -> str | None:
     dv = version_tuple(driver_version)
     ok = [k for k, v in toolkits.items() if dv >= version_tuple(v)]
     return max(ok, key=version_tuple) if ok else None
+
+
+# ---- AKS limits, driver pinning, OS look-ups (used by the design rules) ---------------------------
+
+
+@dataclass(frozen=True)
+class PoolLimits:
+    """AKS's limits on a node pool (``aks_limits.yaml``)."""
+
+    name_pattern: str
+    name_max: dict[str, int]  # os type (Linux | Windows) -> max name length
+    name_source: str
+    node_count: dict[str, tuple[int, int]]  # mode (User | System) -> (min, max)
+    node_count_source: str
+    system_os_type: str
+    system_source: str
+    as_of: str
+
+
+@cache
+def pool_limits() -> PoolLimits:
+    d = _data("aks_limits.yaml")
+    name, counts, system = d["poolName"], d["nodeCount"], d["systemPool"]
+    return PoolLimits(
+        name_pattern=name["pattern"],
+        name_max={k: int(v) for k, v in name["maxLength"].items()},
+        name_source=name["source"],
+        node_count={m: (int(counts[m]["min"]), int(counts[m]["max"])) for m in ("User", "System")},
+        node_count_source=counts["source"],
+        system_os_type=system["osType"],
+        system_source=system["source"],
+        as_of=str(d["asOf"]),
+    )
+
+
+def windows_gpu() -> dict[str, Any]:
+    """Windows GPU preview facts: feature flag, minimum Kubernetes version, resource name, source."""
+    return dict(_data("aks_limits.yaml")["windowsGpu"])
+
+
+def spot_taint() -> tuple[str, str]:
+    """(taint, source) that AKS adds to Spot pools."""
+    s = _data("aks_limits.yaml")["spot"]
+    return s["taint"], s["source"]
+
+
+def managed_gpu() -> dict[str, Any]:
+    """Managed GPU (preview) prerequisites: feature, minimum CLI / aks-preview, API version, source."""
+    return dict(images()["managedGpu"])
+
+
+def driver_pinning(os_sku_name: str) -> str:
+    """``pinned`` (the drivers.yaml version is what nodes get), ``unpinned`` (Azure Linux: latest RPM) or
+    ``unknown`` (not documented for this OS)."""
+    d = _data("drivers.yaml")["driverPinning"]
+    lowered = os_sku_name.lower()
+    if lowered in {x.lower() for x in d["unpinned"]}:
+        return "unpinned"
+    if lowered in {x.lower() for x in d["unknown"]}:
+        return "unknown"
+    return "pinned"
+
+
+def driver_pinning_source() -> str:
+    return str(_data("drivers.yaml")["driverPinning"]["source"])
+
+
+def last_cuda_major(architecture: str) -> int | None:
+    """The newest CUDA major version a GPU architecture supports, when it is capped (Volta -> 12)."""
+    v = _data("cuda.yaml").get("lastCudaMajor", {}).get("architectures", {}).get(architecture)
+    return int(v) if v is not None else None
+
+
+def last_cuda_major_source() -> str:
+    return str(_data("cuda.yaml")["lastCudaMajor"]["source"])
+
+
+def close_os_skus(name: str, n: int = 3) -> list[str]:
+    names = list(os_skus())
+    lowered = {x.lower(): x for x in names}
+    hits = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.6)
+    return [lowered[h] for h in hits]

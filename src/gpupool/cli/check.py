@@ -1,9 +1,121 @@
-"""`gpupool check` (being built; registers nothing yet)."""
+"""``gpupool check``: run the design rules (GP1xx) over pool specs and report findings."""
 
 from __future__ import annotations
 
+import difflib
+
 import typer
+
+from gpupool.cli.common import Format, guard
+from gpupool.design.check import check_pools
+from gpupool.errors import InputError
+from gpupool.findings import Finding, Severity
+from gpupool.report import jsonout
+from gpupool.report.text import console, print_findings, summary_counts
+from gpupool.rules import all_rules, lookup
+from gpupool.spec import load_many
+
+HELP = "\n\n".join(
+    (
+        "Check GPU node pool specs against AKS's rules before anything is created.",
+        "Each finding names its rule (GP101..), the file and line, what is wrong and how to fix it. "
+        "The rules cover VM sizes (unknown, retired NCv3, unsupported NVv4, below the recommended minimum), "
+        "the AMD MI300X path, MIG profiles and strategies, managed GPU and Windows limits, OS SKUs, node "
+        "counts and the autoscaler, taints, pool names, and the workload's CUDA version against the driver "
+        "AKS installs.",
+        "Severity: error = AKS rejects it, it will not work, or it costs money for nothing; warning = "
+        "probably wrong; info = worth knowing.",
+        "Exit codes: 0 no error findings; 1 error findings (or warnings with --strict); 2 unusable input "
+        "(one line file:line: message on stderr).",
+        "All rules: gpupool rules. One rule in full (why, fix, source, examples): gpupool explain GP105.",
+    )
+)
+
+EPILOG = (
+    "Examples:  gpupool check examples/t4-driver-only.yaml  |  "
+    "gpupool check pools/*.yaml --ignore GP128 --strict  |  gpupool check pool.yaml -o json"
+)
+
+
+def parse_ignores(values: list[str]) -> set[str]:
+    """``--ignore`` values (IDs or names, repeated or comma-separated) -> rule IDs; unknown -> InputError."""
+    ids: set[str] = set()
+    known = all_rules()
+    for value in values:
+        for item in (v.strip() for v in value.split(",")):
+            if not item:
+                continue
+            info = lookup(item)
+            if info is None:
+                choices = list(known) + [r.name for r in known.values()]
+                probe = item.upper() if item[:2].lower() == "gp" else item.lower()
+                close = difflib.get_close_matches(probe, choices, n=1)
+                hint = f"did you mean {close[0]}?" if close else "list the rules with: gpupool rules"
+                raise InputError(None, None, f'--ignore: unknown rule "{item}"', hint)
+            ids.add(info.id)
+    return ids
+
+
+def exit_code(findings: list[Finding], strict: bool) -> int:
+    worst = Severity.WARNING if strict else Severity.ERROR
+    return 1 if any(f.severity.rank >= worst.rank for f in findings) else 0
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 or word == "info" else "s")
+
+
+def summary_line(findings: list[Finding], pools: int, files: int, ignored: int, strict: bool) -> str:
+    c = summary_counts(findings)
+    text = (
+        f"{_plural(pools, 'pool')} in {_plural(files, 'file')}: {_plural(c['error'], 'error')}, "
+        f"{_plural(c['warning'], 'warning')}, {_plural(c['info'], 'info')}"
+    )
+    if ignored:
+        text += f" ({ignored} ignored)"
+    if strict and c["warning"] and not c["error"]:
+        text += "; --strict: warnings fail"
+    return text
 
 
 def register(app: typer.Typer) -> None:
-    pass
+    @app.command("check", help=HELP, epilog=EPILOG)
+    @guard
+    def check(
+        specs: list[str] = typer.Argument(
+            ...,
+            metavar="SPEC",
+            help="Pool spec files (apiVersion gpupool/v1, kind GpuNodePool or NodePool); '-' reads stdin. "
+            "All files are checked together, so cross-pool rules see every pool.",
+            show_default=False,
+        ),
+        output: Format = typer.Option(
+            Format.text, "-o", "--output", help="text for people, json for CI (versioned: \"version\": 1)."
+        ),
+        ignore: list[str] = typer.Option(
+            [],
+            "--ignore",
+            metavar="RULE",
+            help="Skip a rule by ID or name (e.g. GP128 or scale-from-zero); repeat or comma-separate.",
+            show_default=False,
+        ),
+        strict: bool = typer.Option(
+            False, "--strict", help="Fail (exit 1) on warnings too, not only on errors."
+        ),
+    ) -> None:
+        skip = parse_ignores(ignore)
+        pools = load_many(specs)
+        every = check_pools(pools)
+        findings = [f for f in every if f.rule not in skip]
+        ignored = len(every) - len(findings)
+        files = len(dict.fromkeys(specs))
+        if output is Format.json:
+            summary = {**summary_counts(findings), "pools": len(pools), "files": files, "ignored": ignored}
+            typer.echo(jsonout.dumps({"findings": jsonout.findings_list(findings), "summary": summary}))
+        else:
+            con = console()
+            print_findings(findings, con)
+            if findings:
+                con.print()
+            con.print(summary_line(findings, len(pools), files, ignored, strict), markup=False)
+        raise typer.Exit(exit_code(findings, strict))

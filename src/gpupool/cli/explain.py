@@ -1,9 +1,113 @@
-"""`gpupool explain` (being built; registers nothing yet)."""
+"""``gpupool explain RULE`` (one rule's documentation) and ``gpupool rules`` (every rule, all families)."""
 
 from __future__ import annotations
 
+import difflib
+
 import typer
+
+from gpupool.cli.common import Format, guard
+from gpupool.errors import InputError
+from gpupool.report import jsonout
+from gpupool.rules import FAMILY_PACKAGES, RuleInfo, all_rules, lookup
+
+FAMILIES = {
+    "gpupool.design.rules": "design (gpupool check)",
+    "gpupool.lint.rules": "lint (gpupool lint)",
+    "gpupool.diff.rules": "diff (gpupool diff)",
+    "gpupool.simulate.rules": "simulate (gpupool simulate)",
+}
+
+EXPLAIN_HELP = "\n\n".join(
+    (
+        "Print a rule's documentation: what it checks, why, how to fix it, the source of the fact (with its "
+        "date), and a failing and a passing example.",
+        "RULE is an ID such as GP105 or a name such as retired-vm-size; gpupool rules lists them all.",
+    )
+)
+
+RULES_HELP = "\n\n".join(
+    (
+        "List every rule gpupool knows, in all families: GP1xx design (gpupool check), GP2xx/GP3xx lint, "
+        "GP4xx diff, GP5xx simulate; with ID, severity, name and summary.",
+        "The severity shown is the highest a rule reports; some rules report a lower level for cases that "
+        "rest on unverified facts. Read one rule in full with gpupool explain ID.",
+    )
+)
+
+
+def family_of(rule: RuleInfo) -> str:
+    for pkg in FAMILY_PACKAGES:
+        if rule.module.__name__.startswith(pkg + "."):
+            return FAMILIES.get(pkg, pkg)
+    return "other"
+
+
+def find_rule(key: str) -> RuleInfo:
+    """Rule by ID or name; unknown -> InputError with the closest IDs or names."""
+    info = lookup(key)
+    if info is not None:
+        return info
+    rules = all_rules()
+    names = {r.name: r.id for r in rules.values()}
+    probe = key.strip()
+    close = difflib.get_close_matches(probe.upper(), list(rules), n=3, cutoff=0.6)
+    close += [n for n in difflib.get_close_matches(probe.lower(), list(names), n=3, cutoff=0.6)]
+    hint = f"did you mean {', '.join(close)}?" if close else "list the rules with: gpupool rules"
+    raise InputError(None, None, f'unknown rule "{probe}"', hint)
+
+
+def rule_dict(r: RuleInfo, with_doc: bool = False) -> dict:
+    d = {
+        "id": r.id,
+        "name": r.name,
+        "severity": r.severity.value,
+        "summary": r.summary,
+        "family": family_of(r),
+    }
+    if with_doc:
+        d["doc"] = r.doc
+    return d
+
+
+def render_doc(r: RuleInfo) -> str:
+    title, _, body = r.doc.partition("\n")
+    title = title.strip() or f"{r.id} {r.name}: {r.summary}"
+    head = f"{title}\nSeverity: {r.severity.value}    Family: {family_of(r)}    Skip with: --ignore {r.id}"
+    return f"{head}\n\n{body.strip()}\n" if body.strip() else head + "\n"
+
+
+def render_table(rules: list[RuleInfo]) -> str:
+    if not rules:
+        return "no rules\n"
+    name_w = max(len(r.name) for r in rules)
+    lines = [f"{'ID':<6} {'SEVERITY':<8} {'NAME':<{name_w}}  SUMMARY"]
+    for r in rules:
+        lines.append(f"{r.id:<6} {r.severity.value:<8} {r.name:<{name_w}}  {r.summary}")
+    return "\n".join(lines) + "\n"
 
 
 def register(app: typer.Typer) -> None:
-    pass
+    @app.command("explain", help=EXPLAIN_HELP)
+    @guard
+    def explain(
+        rule: str = typer.Argument(..., metavar="RULE", help="Rule ID (GP105) or name (retired-vm-size).",
+                                   show_default=False),
+        output: Format = typer.Option(Format.text, "-o", "--output", help="text, or json with the doc text."),
+    ) -> None:
+        info = find_rule(rule)
+        if output is Format.json:
+            typer.echo(jsonout.dumps({"rule": rule_dict(info, with_doc=True)}))
+        else:
+            typer.echo(render_doc(info), nl=False)
+
+    @app.command("rules", help=RULES_HELP)
+    @guard
+    def rules(
+        output: Format = typer.Option(Format.text, "-o", "--output", help="text table, or json."),
+    ) -> None:
+        listed = sorted(all_rules().values(), key=lambda r: r.id)
+        if output is Format.json:
+            typer.echo(jsonout.dumps({"rules": [rule_dict(r) for r in listed]}))
+        else:
+            typer.echo(render_table(listed), nl=False)

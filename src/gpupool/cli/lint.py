@@ -1,9 +1,86 @@
-"""`gpupool lint` (being built; registers nothing yet)."""
+"""`gpupool lint`: strict schema validation and GPU rules for Kubernetes manifests, in one offline pass."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import typer
+
+from gpupool.cli.common import LintFormat, guard
+from gpupool.errors import InputError
+
+HELP = """Validate Kubernetes manifests (strict schemas, offline) and check GPU workloads against pools.
+
+PATHS are files, directories (recursive *.yaml, *.yml, *.json) or - for standard input
+(helm template ... | gpupool lint -). Pool specs (GpuNodePool / NodePool) given with --pool or mixed into
+the inputs are used to check where GPU pods can land. Exit status: 0 no errors, 1 errors, 2 bad usage or
+unreadable input. Rules: gpupool explain GP201 (GP2xx schema, GP3xx GPU).
+"""
 
 
 def register(app: typer.Typer) -> None:
-    pass
+    @app.command("lint", help=HELP)
+    @guard
+    def lint(
+        paths: list[str] = typer.Argument(None, metavar="PATHS...", help="Files, directories, or - for stdin."),
+        pool: list[Path] = typer.Option(None, "--pool", "-p", help="Pool spec file (repeatable)."),
+        kubernetes_version: str = typer.Option(None, "--kubernetes-version", "-k",
+                                               help="Kubernetes version of the schemas, e.g. 1.33 "
+                                                    "(default: the newest bundled)."),
+        strict: bool = typer.Option(None, "--strict/--no-strict",
+                                    help="Reject fields the schema does not define (default: strict)."),
+        crd: list[Path] = typer.Option(None, "--crd", help="CustomResourceDefinition file or directory "
+                                                           "(repeatable); its custom resources are validated."),
+        reject_unknown: bool = typer.Option(None, "--reject-unknown/--skip-unknown",
+                                            help="Kinds without a schema are errors (default: skipped with a "
+                                                 "notice)."),
+        config: Path = typer.Option(None, "--config", help="Config file (default: .gpupool.yaml found upward "
+                                                           "from the working directory)."),
+        no_config: bool = typer.Option(False, "--no-config", help="Do not read any config file."),
+        disallow_ignores: bool = typer.Option(False, "--disallow-ignores",
+                                              help="Honour no gpupool.io/ignore annotation and no config ignore."),
+        output: LintFormat = typer.Option(LintFormat.text, "--output", "-o", help="Output format."),
+        jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: one per core for large inputs)."),
+    ) -> None:
+        from gpupool import rules as registry
+        from gpupool.lint.config import find_config, load_config
+        from gpupool.lint.engine import LintOptions, lint_paths
+        from gpupool.report import jsonout, junit, sarif, text
+        from gpupool.spec import load_pools
+
+        if not paths:
+            raise InputError(None, None, "no input given", "pass files, directories, or - for standard input")
+        cfg = None
+        if config is not None:
+            cfg = load_config(config)
+        elif not no_config:
+            found = find_config()
+            cfg = load_config(found) if found else None
+        pools = []
+        for p in pool or []:
+            pools.extend(load_pools(p))
+        options = LintOptions(
+            kubernetes_version=kubernetes_version,
+            strict=strict,
+            crds=tuple(str(c) for c in crd or ()),
+            reject_unknown=reject_unknown,
+            disallow_ignores=disallow_ignores,
+            config=cfg,
+            jobs=jobs or None,
+        )
+        result = lint_paths(paths, pools=pools, options=options)
+        if output is LintFormat.json:
+            payload = {"findings": jsonout.findings_list(result.findings), "summary": result.summary}
+            typer.echo(jsonout.dumps(payload))
+        elif output is LintFormat.sarif:
+            typer.echo(sarif.dumps(result.findings, registry.family("gpupool.lint.rules")))
+        elif output is LintFormat.junit:
+            typer.echo(junit.dumps(result.findings, result.objects), nl=False)
+        else:
+            con = text.console(sys.stdout)
+            text.print_findings(result.findings, con)
+            if result.findings:
+                con.print()
+            con.print(text.resources_summary(result.summary), highlight=False, markup=False)
+        raise typer.Exit(result.exit_code)

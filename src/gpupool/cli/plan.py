@@ -66,8 +66,8 @@ def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
 def _format_argv(argv: list[str]) -> str:
     """A copy-pasteable, quoted, multi-line shell command."""
     parts = [shlex.quote(a) for a in argv]
-    lines, cur = [], parts[:3]
-    rest = parts[3:]
+    lines, cur = [], parts[:4]
+    rest = parts[4:]
     i = 0
     while i < len(rest):
         tok = rest[i]

@@ -1,9 +1,89 @@
-"""`gpupool render` (being built; registers nothing yet)."""
+"""`gpupool render SPEC -o DIR`: write the az script, ARM, Terraform and Kubernetes manifests for the pools.
+
+Invalid specs render nothing: the design rules run first and any error finding exits 1 before a file is
+written. Bad input (unreadable spec, unknown format, non-empty output directory) is one line and exit 2.
+"""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import typer
+
+from gpupool.cli.common import guard
+from gpupool.errors import InputError
+from gpupool.findings import Finding, Severity, has_errors
+from gpupool.spec.model import PoolSpec
+
+
+def run_checks(pools: list[PoolSpec]) -> list[Finding]:
+    """The design rules (``gpupool.design.check.check_pools``), or none while that engine is not there."""
+    try:
+        from gpupool.design.check import check_pools
+    except ImportError:
+        return []
+    return list(check_pools(pools))
+
+
+def parse_formats(values: list[str] | None) -> tuple[str, ...]:
+    """``--format az --format k8s`` or ``--format az,k8s``; default: all."""
+    from gpupool.render import FORMATS
+
+    if not values:
+        return FORMATS
+    chosen: list[str] = []
+    for v in values:
+        for part in v.split(","):
+            name = part.strip().lower()
+            if not name:
+                continue
+            if name not in FORMATS:
+                raise InputError(None, None, f"unknown --format {part.strip()!r}",
+                                 f"choose from {', '.join(FORMATS)}")
+            if name not in chosen:
+                chosen.append(name)
+    if not chosen:
+        raise InputError(None, None, "--format is empty", f"choose from {', '.join(FORMATS)}")
+    return tuple(chosen)
 
 
 def register(app: typer.Typer) -> None:
-    pass
+    @app.command("render")
+    @guard
+    def render(
+        spec: str = typer.Argument(..., help="Pool spec file (YAML, GpuNodePool/NodePool); - for stdin."),
+        output: Path = typer.Option(..., "--output", "-o", help="Output directory."),
+        fmt: list[str] | None = typer.Option(
+            None, "--format", "-f",
+            help="What to render: az, arm, terraform, k8s (repeat or comma-separate; default: all).",
+        ),
+        force: bool = typer.Option(False, "--force", help="Write into a non-empty directory, replacing "
+                                                           "the files of a previous render."),
+    ) -> None:
+        """Render the pools of SPEC: az CLI script, ARM templates, Terraform and Kubernetes manifests.
+
+        Nothing is written when the spec has design errors (exit 1). Writing is atomic.
+        """
+        from gpupool.render import write_all
+        from gpupool.report.text import console, print_findings
+        from gpupool.spec import load_pools
+
+        formats = parse_formats(fmt)
+        pools = load_pools(spec)
+        findings = run_checks(pools)
+        if has_errors(findings):
+            con = console(sys.stdout)
+            print_findings(findings, con)
+            n = sum(1 for f in findings if f.severity is Severity.ERROR)
+            typer.echo(f"gpupool: {n} error(s) in {spec}; nothing rendered", err=True)
+            raise typer.Exit(1)
+        if findings:
+            print_findings(findings, console(sys.stderr))
+        try:
+            written = write_all(pools, output, formats=formats, force=force)
+        except OSError as e:
+            raise InputError(str(output), None, f"cannot write: {e.strerror or e}") from None
+        typer.echo(f"wrote {len(written)} files to {output}:")
+        for path in written:
+            typer.echo(f"  {path}")

@@ -74,15 +74,48 @@ def node_range(pool: PoolSpec) -> tuple[int, int]:
     return pool.node_count, pool.node_count
 
 
+IDENTITY_FIELDS = ("name", "resourceGroup", "clusterName", "location")
+
+
+def _spec_value(pool: PoolSpec, fld: str) -> str:
+    g = pool.gpu_settings
+    values = {
+        "vmSize": pool.vm_size,
+        "osSku": pool.os_sku,
+        "priority": pool.priority,
+        "gpu.driver": g.driver,
+        "gpu.managed": str(g.managed).lower(),
+        "gpu.instanceProfile": g.instance_profile or "none",
+        "gpu.migStrategy": g.effective_mig_strategy,
+        "maxPods": str(pool.max_pods) if pool.max_pods else "AKS default",
+        "zones": ",".join(pool.zones) if pool.zones else "none (regional)",
+    }
+    return values.get(fld, "")
+
+
 def final_settings(pool: PoolSpec) -> list[FinalSetting]:
-    """The spec's values that cannot change without a new pool (from the diff mutability table)."""
-    from gpupool.diff.mutability import recreate_fields, spec_value
+    """The spec's values that cannot change without a new pool, per the diff mutability table
+    (``diff/data/mutability.yaml``: one source of truth for plan and diff)."""
+    from gpupool.diff import table
 
     out = []
-    for f in recreate_fields():
-        if f.applies is not None and not f.applies(pool):
+    for fld in table.fields():
+        if fld in IDENTITY_FIELDS:
             continue
-        out.append(FinalSetting(f.field, spec_value(pool, f.field), f.reason, f.source))
+        if fld.startswith("gpu.") and not pool.is_gpu_pool:
+            continue
+        if fld == "gpu.migStrategy":
+            rule = table.rule(fld, "managed" if pool.gpu_settings.managed else "plugin")
+        elif fld == "osSku":
+            rule = table.rule(fld, "other")
+        else:
+            cases = [r for (f, _), r in table.table().items() if f == fld]
+            if not cases or any(r.action != table.RECREATE for r in cases):
+                continue
+            rule = cases[0]
+        if rule.action != table.RECREATE:
+            continue
+        out.append(FinalSetting(fld, _spec_value(pool, fld), rule.reason, rule.source_text))
     return out
 
 

@@ -87,6 +87,13 @@ def pod_limits(pod_spec: Any) -> Resources:
     return _pod_total(pod_spec, container_limits)
 
 
+def is_extended_resource(name: str) -> bool:
+    """Kubernetes ``IsExtendedResourceName``: a domain-prefixed name outside ``kubernetes.io/``, not a quota
+    ``requests.`` name (k8s.io/kubernetes pkg/apis/core/helper/helpers.go). The API server requires such
+    resources to be integers with request == limit ("non overcommitable"); ``nvidia.com/gpu`` is one."""
+    return "/" in name and "kubernetes.io/" not in name and not name.startswith("requests.")
+
+
 def extended(resources: Resources) -> Resources:
     """Only extended resources (names with a domain, e.g. nvidia.com/gpu; not cpu/memory/hugepages)."""
     return {
@@ -94,3 +101,20 @@ def extended(resources: Resources) -> Resources:
         for k, v in resources.items()
         if "/" in k and not k.startswith(("kubernetes.io/", "requests.", "hugepages-"))
     }
+
+
+def pod_requests_non_missing(pod_spec: Any, defaults: Resources) -> Resources:
+    """Requests where a container (or init container) that leaves a resource of ``defaults`` unset counts the
+    default instead: kube-scheduler's non-zero requests for scoring (100m CPU, 200Mi memory).
+
+    Source: k8s.io/component-helpers/resource ``PodResourcesOptions.NonMissingContainerRequests`` (a request
+    that is set, even to 0, is kept; a limit without a request counts as the request first).
+    """
+
+    def per_container(c: Any) -> Resources:
+        r = container_requests(c)
+        for k, v in defaults.items():
+            r.setdefault(k, v)
+        return r
+
+    return _pod_total(pod_spec, per_container)

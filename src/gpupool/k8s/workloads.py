@@ -19,6 +19,25 @@ POD_TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
     "CronJob": ("spec", "jobTemplate", "spec", "template"),
 }
 WORKLOAD_KINDS = tuple(POD_TEMPLATE_PATHS)
+# API group of each workload kind: a custom resource with the same kind name (Volcano's batch.volcano.sh Job)
+# is not a workload of this shape.
+WORKLOAD_GROUPS: dict[str, str] = {
+    "Pod": "", "ReplicationController": "", "Deployment": "apps", "ReplicaSet": "apps", "StatefulSet": "apps",
+    "DaemonSet": "apps", "Job": "batch", "CronJob": "batch",
+}
+
+
+def is_builtin_workload(obj: Any) -> bool:
+    """True when ``obj`` is one of the built-in workload kinds in its own API group (apiVersion checked)."""
+    if not isinstance(obj, dict):
+        return False
+    kind, api = obj.get("kind"), obj.get("apiVersion")
+    if kind not in WORKLOAD_GROUPS or not isinstance(api, str):
+        return False
+    group = api.rpartition("/")[0]
+    # extensions/v1beta1 served Deployments, DaemonSets and ReplicaSets until Kubernetes 1.16.
+    return group == WORKLOAD_GROUPS[kind] or (group == "extensions" and kind in ("Deployment", "DaemonSet",
+                                                                               "ReplicaSet"))
 
 
 @dataclass(frozen=True)

@@ -45,3 +45,24 @@ def print_findings(findings: Iterable[Finding], con: Console, group_by_file: boo
 def summary_counts(findings: Iterable[Finding]) -> dict[str, int]:
     c = Counter(f.severity.value for f in findings)
     return {"error": c.get("error", 0), "warning": c.get("warning", 0), "info": c.get("info", 0)}
+
+
+def resources_summary(summary: dict) -> str:
+    """kubeconform-style summary line of ``gpupool lint``:
+    ``Summary: 3 resources found in 3 files - Valid: 2, Invalid: 1, Errors: 0, Skipped: 0``."""
+
+    def plural(n: int, word: str) -> str:
+        return f"{n} {word}" + ("" if n == 1 else "s")
+
+    counts = summary.get("findings", {})
+    line = (
+        f"Summary: {plural(summary.get('resources', 0), 'resource')} found in "
+        f"{plural(summary.get('files', 0), 'file')} - Valid: {summary.get('valid', 0)}, "
+        f"Invalid: {summary.get('invalid', 0)}, Errors: {summary.get('errors', 0)}, "
+        f"Skipped: {summary.get('skipped', 0)}"
+    )
+    tail = (f"{plural(counts.get('error', 0), 'error')}, {plural(counts.get('warning', 0), 'warning')}, "
+            f"{plural(counts.get('info', 0), 'notice')}")
+    if summary.get("suppressed"):
+        tail += f", {summary['suppressed']} suppressed"
+    return f"{line} ({tail})"

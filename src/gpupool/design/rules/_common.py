@@ -1,0 +1,54 @@
+"""Small helpers shared by the design rules (not a rule: the registry skips ``_`` modules)."""
+
+from __future__ import annotations
+
+from gpupool import catalog
+from gpupool.spec.model import PoolSpec
+
+DOCS_TAINT = "sku=gpu:NoSchedule"
+"""The taint the AKS GPU docs use (MicrosoftDocs/azure-aks-docs articles/aks/use-nvidia-gpu.md)."""
+
+
+def did_you_mean(candidates: list[str]) -> str:
+    if not candidates:
+        return ""
+    if len(candidates) == 1:
+        return f"did you mean {candidates[0]}?"
+    return f"did you mean {', '.join(candidates[:-1])} or {candidates[-1]}?"
+
+
+def recommended_size() -> str:
+    return catalog.recommended_minimum()[0]
+
+
+def size_text(size: catalog.VmSize) -> str:
+    """``Standard_NC6s_v3 (NCv3, 1 x NVIDIA Tesla V100 16GB)``."""
+    if size.gpu is None or not size.is_gpu:
+        return f"{size.name} ({size.family}, no GPU)"
+    count = size.gpus_text() if size.is_fractional else str(size.gpu_devices)
+    return f"{size.name} ({size.family}, {count} x {size.gpu.model})"
+
+
+def ubuntu(pool: PoolSpec) -> bool:
+    return pool.os_sku.lower().startswith("ubuntu")
+
+
+def k8s_minor(version: str | None) -> tuple[int, int] | None:
+    if not version:
+        return None
+    parts = catalog.version_tuple(version)
+    return (parts[0], parts[1] if len(parts) > 1 else 0)
+
+
+def operator_pool(pool: PoolSpec, size: catalog.VmSize | None) -> bool:
+    """A Linux NVIDIA GPU pool whose GPU stack is the NVIDIA GPU Operator (gpu.driver None, not managed)."""
+    g = pool.gpu_settings
+    return (
+        pool.is_gpu_pool
+        and size is not None
+        and size.is_gpu
+        and size.path == "nvidia"
+        and not pool.is_windows
+        and g.driver == "None"
+        and not g.managed
+    )

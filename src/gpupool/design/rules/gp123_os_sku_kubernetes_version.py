@@ -1,0 +1,66 @@
+"""GP123 os-sku-kubernetes-version: the OS SKU is not available for the pool's Kubernetes version.
+
+What it checks: ``spec.kubernetesVersion`` (major.minor) against the Kubernetes range the catalog
+records for versioned OS SKUs: ``Ubuntu2204`` 1.25-1.36, ``Ubuntu2404`` 1.32-1.38,
+``AzureContainerLinux`` 1.34 and newer.
+
+Why: AKS rejects an OS SKU outside its Kubernetes range (and moves ``Ubuntu`` from 22.04 to 24.04 at
+1.35). Ubuntu 22.04 support ends 2027-06-30.
+
+Fix: pick an OS SKU that matches the version (``Ubuntu`` follows AKS's default), or change
+``kubernetesVersion``.
+
+Source: MicrosoftDocs/azure-aks-docs articles/aks/upgrade-os-version.md,
+includes/ubuntu-22-04-retirement.md (commit fb060abe6a8f); MicrosoftDocs/azure-management-docs
+azure-container-linux-overview.md; as of 2026-08-21.
+
+Failing example::
+
+    spec:
+      kubernetesVersion: "1.30"
+      osSku: Ubuntu2404
+
+Passing example::
+
+    spec:
+      kubernetesVersion: "1.34"
+      osSku: Ubuntu2404
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from gpupool.design.rules._common import k8s_minor
+from gpupool.findings import Finding, Severity
+
+if TYPE_CHECKING:
+    from gpupool.design.check import CheckContext
+    from gpupool.spec.model import PoolSpec
+
+ID = "GP123"
+NAME = "os-sku-kubernetes-version"
+SEVERITY = Severity.ERROR
+SUMMARY = "OS SKU not available for the pool's Kubernetes version"
+
+
+def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
+    os_ = ctx.os
+    have = k8s_minor(pool.kubernetes_version)
+    if os_ is None or os_.kubernetes is None or have is None:
+        return
+    lo_text, hi_text = os_.kubernetes
+    lo, hi = k8s_minor(lo_text), k8s_minor(hi_text)
+    if (lo is None or have >= lo) and (hi is None or have <= hi):
+        return
+    span = f"{lo_text}-{hi_text}" if hi_text else f"{lo_text} or newer"
+    yield ctx.finding(
+        ID,
+        SEVERITY,
+        f"osSku {pool.os_sku} is available on Kubernetes {span} only; kubernetesVersion is "
+        f"{pool.kubernetes_version}",
+        at=("osSku", "kubernetesVersion"),
+        fix=f"use osSku: Ubuntu (AKS picks the Ubuntu release for the version), or set kubernetesVersion "
+        f"within {span}",
+    )

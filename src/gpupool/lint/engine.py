@@ -1,0 +1,542 @@
+"""The lint engine: files -> documents -> objects -> schema + GPU findings, in one pass.
+
+Public API::
+
+    from gpupool.lint.engine import LintOptions, lint_paths, lint_text
+
+    result = lint_paths(["manifests/", "-"], pools=pools, options=LintOptions(kubernetes_version="1.33"))
+    result.findings      # list[Finding], sorted by file, line, column
+    result.summary       # {"files", "resources", "valid", "invalid", "errors", "skipped", "findings": {...}, ...}
+    result.exit_code     # 0 no error findings, 1 errors, 2 an input could not be read
+
+Pool specs (``apiVersion: gpupool/v1``) found among the inputs are added to ``pools`` before any workload is
+checked, whatever the file order. Large inputs are linted by a pool of worker processes (one per core;
+``LintOptions.jobs``): the schema bundle and compiled validators are per process and cached per
+(Kubernetes version, strict, kind).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from gpupool import spec as pool_spec
+from gpupool import yamlio
+from gpupool.errors import InputError
+from gpupool.findings import Finding, Severity, exit_code, sort_key
+from gpupool.k8s import workloads
+from gpupool.lint import reader, schema
+from gpupool.lint.config import ANNOTATION, LintConfig, parse_ignore_annotation
+from gpupool.lint.crd import CrdSet, load_crds
+from gpupool.lint.gpu import PoolIndex, check_workload, object_ref
+from gpupool.spec.model import PoolSpec
+
+__all__ = ["LintOptions", "LintResult", "lint_paths", "lint_text"]
+
+PARALLEL_MIN_BYTES = 1_000_000
+"""Inputs smaller than this are linted in-process (starting workers costs more than it saves)."""
+_CHUNK_BYTES = 400_000
+
+
+@dataclass(frozen=True)
+class LintOptions:
+    kubernetes_version: str | None = None  # "1.33"; None: the config's, else the newest bundled
+    strict: bool | None = None  # None: the config's, else True
+    crds: tuple[str, ...] = ()  # files/dirs with CustomResourceDefinitions (added to the config's)
+    reject_unknown: bool | None = None  # None: the config's, else False
+    disallow_ignores: bool = False
+    config: LintConfig | None = None  # the engine does not search for one; the CLI does
+    jobs: int | None = None  # worker processes; None: one per available core for large inputs; 1: in-process
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding]
+    summary: dict[str, Any]
+    objects: list[tuple[str, str, str]] = field(default_factory=list)
+    """Every object (or unreadable file/document) seen: (path, "Kind ns/name", valid|invalid|error|skipped)."""
+
+    @property
+    def exit_code(self) -> int:
+        if self.summary.get("unreadable"):
+            return 2
+        return exit_code(self.findings)
+
+
+@dataclass
+class _Report:
+    """What linting one file produced (picklable: workers send it back)."""
+
+    findings: list[Finding] = field(default_factory=list)
+    files: int = 0
+    resources: int = 0
+    valid: int = 0
+    invalid: int = 0
+    errors: int = 0
+    skipped: int = 0
+    suppressed: int = 0
+    unreadable: int = 0
+    objects: list[tuple[str, str, str]] = field(default_factory=list)  # (path, object, status)
+
+    def merge(self, other: _Report) -> None:
+        self.findings.extend(other.findings)
+        self.objects.extend(other.objects)
+        for name in ("files", "resources", "valid", "invalid", "errors", "skipped", "suppressed", "unreadable"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+def _finding(rule: str, severity: Severity, message: str, path: str | None, pos: tuple[int, int] | None = None,
+             obj: str | None = None, fix: str | None = None, line: int | None = None) -> Finding:
+    return Finding(rule=rule, severity=severity, message=message, path=path,
+                   line=pos[0] if pos else line, column=pos[1] if pos else None, object=obj, fix=fix)
+
+
+def _meta(obj: dict) -> dict:
+    m = obj.get("metadata")
+    return m if isinstance(m, dict) else {}
+
+
+class Linter:
+    """Everything one lint run needs, built once (and inherited by forked workers)."""
+
+    def __init__(self, pools: Sequence[PoolSpec], options: LintOptions) -> None:
+        cfg = options.config or LintConfig()
+        self.config = cfg
+        self.version = schema.resolve_version(options.kubernetes_version or cfg.kubernetes_version)
+        self.strict = options.strict if options.strict is not None else (cfg.strict if cfg.strict is not None
+                                                                           else True)
+        self.reject_unknown = bool(options.reject_unknown if options.reject_unknown is not None
+                                   else cfg.reject_unknown)
+        self.disallow_ignores = options.disallow_ignores
+        self.schemas = schema.schema_set(self.version, self.strict)
+        crd_paths = tuple(cfg.crds) + tuple(options.crds)
+        self.crds: CrdSet = load_crds(crd_paths, self.strict) if crd_paths else CrdSet()
+        self.pools = list(pools)
+        self.index = PoolIndex(self.pools)
+        self.levels = dict(cfg.levels)
+        if self.reject_unknown:
+            self.levels["GP208"] = Severity.ERROR
+        self.ignores = () if self.disallow_ignores else cfg.ignores
+
+    def set_pools(self, pools: Sequence[PoolSpec]) -> None:
+        self.pools = list(pools)
+        self.index = PoolIndex(self.pools)
+
+    # ---- files ----
+
+    def lint_source(self, path: str, text: str | None = None) -> _Report:
+        rep = _Report(files=1)
+        src = reader.read_documents(path, text)
+        name = src.path
+        if src.binary is not None:
+            rep.skipped += 1
+            rep.objects.append((name, "file", "skipped"))
+            self._emit_file(rep, _finding("GP210", Severity.INFO, f"skipped: {src.binary.message}", name,
+                                          line=src.binary.line))
+            return rep
+        if src.unreadable is not None:
+            rep.unreadable += 1
+            rep.errors += 1
+            rep.objects.append((name, "file", "error"))
+            self._emit_file(rep, _finding("GP209", Severity.ERROR, src.unreadable.message, name))
+            return rep
+        if src.too_large is not None:
+            rep.errors += 1
+            rep.objects.append((name, "file", "error"))
+            self._emit_file(rep, _finding("GP200", Severity.ERROR, src.too_large.message, name,
+                                          fix=src.too_large.hint))
+            return rep
+        for doc in src.documents:
+            self.lint_document(doc, rep)
+        if src.syntax_error is not None:
+            e = src.syntax_error
+            rep.errors += 1
+            rep.objects.append((name, f"document at line {e.line}" if e.line else "file", "error"))
+            msg = e.message + (f" ({e.hint})" if e.hint else "")
+            self._emit_file(rep, _finding("GP200", Severity.ERROR, msg, name, line=e.line))
+        return rep
+
+    def _emit_file(self, rep: _Report, f: Finding) -> None:
+        """A finding with no object: config ignores by path and levels apply."""
+        kept = self._filter([f], None, [], rep)
+        rep.findings.extend(kept)
+
+    # ---- documents and objects ----
+
+    def lint_document(self, doc: yamlio.Document, rep: _Report) -> None:
+        data = doc.data
+        if data is None:
+            return
+        if pool_spec.is_pool_document(data):
+            return  # pools were loaded before linting started
+        objs = list(reader.objects(data))
+        if len(objs) == 1 and objs[0][1] == ():
+            self.lint_object(doc, data, (), rep, doc.duplicates)
+            return
+        remaining = list(doc.duplicates)
+        for obj, base in objs:
+            mine = [d for d in remaining if _contains(obj, d.line)]
+            if mine:
+                remaining = [d for d in remaining if d not in mine]
+            self.lint_object(doc, obj, base, rep, mine)
+        for d in remaining:  # duplicates in the List wrapper itself
+            self._emit_file(rep, self._dup(doc.path, d, object_ref(data)))
+
+    @staticmethod
+    def _dup(path: str, d: yamlio.DuplicateKey, ref: str | None) -> Finding:
+        return _finding("GP205", Severity.ERROR,
+                        f'duplicate key "{schema.safe(d.key)}" (first at line {d.first_line}); kubectl refuses '
+                        "the file, other tools keep the last value", path, (d.line, d.column), ref,
+                        fix="keep one of the two entries")
+
+    def lint_object(self, doc: yamlio.Document, obj: Any, base: tuple, rep: _Report,
+                    duplicates: Sequence[yamlio.DuplicateKey] = ()) -> None:
+        path = doc.path
+        root = doc.data
+        rep.resources += 1
+
+        def at(rel: tuple) -> tuple[int, int] | None:
+            return yamlio.locate(root, (*base, *rel))
+
+        if not isinstance(obj, dict):
+            rep.errors += 1
+            rep.objects.append((path, f"document at line {doc.line}", "error"))
+            what = schema.type_name(obj)
+            self._emit_file(rep, _finding("GP206", Severity.ERROR,
+                                          f"a document must be a Kubernetes object (a mapping with apiVersion and "
+                                          f"kind), not {'an' if what[0] in 'aeio' else 'a'} {what}",
+                                          path, at(()), line=doc.line))
+            return
+        ref = object_ref(obj)
+        found: list[Finding] = [self._dup(path, d, ref) for d in duplicates]
+        api, kind = obj.get("apiVersion"), obj.get("kind")
+        status = "valid"
+        if not isinstance(api, str) or not api or not isinstance(kind, str) or not kind:
+            missing = [k for k, v in (("apiVersion", api), ("kind", kind)) if not isinstance(v, str) or not v]
+            found.append(_finding("GP206", Severity.ERROR,
+                                  f"not a Kubernetes object: {' and '.join(missing)} missing or not a string",
+                                  path, at(()), ref, line=doc.line,
+                                  fix="add apiVersion and kind (e.g. apiVersion: v1, kind: Pod)"))
+            status = "error"
+        else:
+            lookup = self.schemas.lookup(api, kind)
+            if isinstance(lookup, schema.Unknown) and self.crds:
+                gv = schema.split_api_version(api)
+                hit = self.crds.lookup(gv[0], gv[1], kind) if gv else None
+                if hit is not None:
+                    lookup = hit
+            if isinstance(lookup, schema.Found):
+                for p in schema.validate(lookup, obj):
+                    found.append(_finding(p.rule, Severity.ERROR, p.message, path, at(p.path), ref))
+                meta = _meta(obj)
+                if not meta.get("name") and not meta.get("generateName"):
+                    rel = ("metadata",) if "metadata" in obj else ()
+                    found.append(_finding("GP203", Severity.ERROR,
+                                          "metadata.name: Required value: name or generateName is required",
+                                          path, at(rel), ref))
+            elif isinstance(lookup, schema.NotServed):
+                if lookup.served:
+                    msg = (f"{schema.safe(kind)} {schema.safe(api)} is not served by Kubernetes {self.version}; "
+                           f"served: {', '.join(lookup.served)}")
+                    fix = f"use apiVersion {lookup.served[-1]} (and adapt the fields that changed)"
+                elif lookup.suggestion:
+                    msg = (f"unknown kind {schema.safe(kind)!r} in {schema.safe(api)} (Kubernetes {self.version}); "
+                           f"did you mean {lookup.suggestion!r}?")
+                    fix = f"kind: {lookup.suggestion}"
+                else:
+                    msg = f"{schema.safe(kind)} {schema.safe(api)} is not served by Kubernetes {self.version}"
+                    fix = "move to a served API, or select the Kubernetes version with -k"
+                found.append(_finding("GP207", Severity.ERROR, msg, path, at(("apiVersion",)), ref, fix=fix))
+            else:
+                status = "skipped"
+                found.append(_finding(
+                    "GP208", Severity.INFO,
+                    f"no schema for {schema.safe(kind)} {schema.safe(api)} (custom resource?): skipped",
+                    path, at(("kind",)), ref, fix="pass its CustomResourceDefinition with --crd"))
+            if workloads.is_builtin_workload(obj):
+                w = workloads.workload_of(obj)
+                if w is not None:
+                    found.extend(check_workload(w, self.index, path=path, root=root, base=base, ref=ref))
+        kept = self._filter(found, obj, _annotations(obj), rep, base=base, root=root, ref=ref)
+        rep.findings.extend(kept)
+        if status == "valid" and any(f.severity is Severity.ERROR for f in kept):
+            status = "invalid"
+        elif status == "skipped" and any(f.severity is Severity.ERROR for f in kept):
+            status = "invalid"
+        counter = "errors" if status == "error" else status
+        setattr(rep, counter, getattr(rep, counter) + 1)
+        rep.objects.append((path, ref, status))
+
+    # ---- suppressions and levels ----
+
+    def _filter(self, found: list[Finding], obj: dict | None, annotations: list[tuple[Any, tuple]],
+                rep: _Report, base: tuple = (), root: Any = None, ref: str | None = None) -> list[Finding]:
+        suppressed: dict[str, str] = {}
+        extra: list[Finding] = []
+        path = found[0].path if found else None
+        for value, rel in annotations:
+            pos = yamlio.locate(root, (*base, *rel)) if root is not None else None
+            if self.disallow_ignores:
+                extra.append(_finding("GP211", Severity.INFO,
+                                      f"{ANNOTATION} not honoured (--disallow-ignores): {schema.safe(str(value), 120)}",
+                                      path, pos, ref))
+                continue
+            parsed = parse_ignore_annotation(value)
+            suppressed.update(parsed.rules)
+            for problem in parsed.problems:
+                extra.append(_finding("GP211", Severity.WARNING, f"{problem}; not honoured", path, pos, ref,
+                                      fix=f'write "{ANNOTATION}: <RULE> <reason>"'))
+        ident = None
+        if obj is not None:
+            meta = _meta(obj)
+            ident = (str(obj.get("kind", "")), str(meta.get("namespace") or ""),
+                     str(meta.get("name") or meta.get("generateName") or ""))
+        out: list[Finding] = []
+        base_dir = self.config.base_dir
+        for f in found:
+            if f.rule in suppressed:
+                rep.suppressed += 1
+                continue
+            if self.ignores and any(e.matches(f.rule, f.path, ident, base_dir) for e in self.ignores):
+                rep.suppressed += 1
+                continue
+            out.append(f)
+        out.extend(extra)
+        if self.levels:
+            leveled = []
+            for f in out:
+                if f.rule in self.levels:
+                    sev = self.levels[f.rule]
+                    if sev is None:
+                        continue
+                    f = f.with_severity(sev)
+                leveled.append(f)
+            out = leveled
+        return out
+
+
+def _annotations(obj: dict) -> list[tuple[Any, tuple]]:
+    """``gpupool.io/ignore`` values on the object and on its pod template, with their paths."""
+    out = []
+    metas: list[tuple[Any, tuple]] = [(obj.get("metadata"), ("metadata",))]
+    tpath = workloads.POD_TEMPLATE_PATHS.get(obj.get("kind")) if isinstance(obj.get("kind"), str) else None
+    if tpath:
+        node: Any = obj
+        for step in tpath:
+            node = node.get(step) if isinstance(node, dict) else None
+        if isinstance(node, dict):
+            metas.append((node.get("metadata"), (*tpath, "metadata")))
+    for meta, rel in metas:
+        if isinstance(meta, dict) and isinstance(meta.get("annotations"), dict):
+            ann = meta["annotations"]
+            if ANNOTATION in ann:
+                out.append((ann[ANNOTATION], (*rel, "annotations", ANNOTATION)))
+    return out
+
+
+def _contains(obj: Any, line: int) -> bool:
+    """Is ``line`` inside ``obj``'s span (between its first line and the last line of its last child)?"""
+    if not isinstance(obj, yamlio.LineDict) or not obj.line:
+        return False
+    return obj.line <= line <= _last_line(obj)
+
+
+def _last_line(node: Any) -> int:
+    last = 0
+    while True:
+        if isinstance(node, yamlio.LineDict) and node:
+            key = next(reversed(node))
+            last = max(last, node.key_pos.get(key, (0, 0))[0])
+            node = node[key]
+        elif isinstance(node, yamlio.LineList) and node:
+            last = max(last, node.item_pos[-1][0] if node.item_pos else 0)
+            node = node[-1]
+        else:
+            return last
+
+
+# ---- pools in the inputs -----------------------------------------------------------------------------
+
+
+def _pools_in(path: str, text: str) -> list[PoolSpec]:
+    if pool_spec.model.API_VERSION not in text:
+        return []
+    out = []
+    try:
+        docs = yamlio.load_documents(text, path)
+    except InputError:
+        return []  # reported as GP200 when the file is linted
+    for doc in docs:
+        if pool_spec.is_pool_document(doc.data):
+            if doc.duplicates:
+                d = doc.duplicates[0]
+                raise InputError(doc.path, d.line, f'duplicate key "{d.key}" (first at line {d.first_line})')
+            out.append(pool_spec.parse_pool(doc.data, doc.path, doc.line))
+    return out
+
+
+def _scan_pools(files: list[str], stdin_text: str | None) -> list[PoolSpec]:
+    marker = pool_spec.model.API_VERSION.encode()
+    out: list[PoolSpec] = []
+    for f in files:
+        if f == reader.STDIN:
+            if stdin_text is not None:
+                out.extend(_pools_in(reader.STDIN_NAME, stdin_text))
+            continue
+        try:
+            with open(f, "rb") as fh:
+                raw = fh.read(yamlio.MAX_FILE_BYTES + 1)
+        except OSError:
+            continue
+        if marker in raw and len(raw) <= yamlio.MAX_FILE_BYTES:
+            try:
+                text = yamlio.decode(raw, f)
+            except InputError:
+                continue
+            out.extend(_pools_in(f, text))
+    return out
+
+
+# ---- running -----------------------------------------------------------------------------------------
+
+_WORKER: Linter | None = None
+
+
+def _work(chunk: list[str]) -> _Report:
+    assert _WORKER is not None
+    rep = _Report()
+    for path in chunk:
+        rep.merge(_WORKER.lint_source(path))
+    return rep
+
+
+def _available_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _chunks(files: list[str], sizes: dict[str, int], workers: int) -> list[list[str]]:
+    """Groups of files of roughly _CHUNK_BYTES, largest first, at least 4 per worker for balance."""
+    total = sum(sizes.values())
+    target = max(1, min(_CHUNK_BYTES, total // (workers * 4) or 1))
+    ordered = sorted(files, key=lambda f: -sizes[f])
+    chunks: list[list[str]] = []
+    current: list[str] = []
+    size = 0
+    for f in ordered:
+        current.append(f)
+        size += sizes[f]
+        if size >= target:
+            chunks.append(current)
+            current, size = [], 0
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def _run(linter: Linter, files: list[str], stdin_text: str | None, jobs: int | None) -> _Report:
+    global _WORKER
+    total = _Report()
+    disk = [f for f in files if f != reader.STDIN]
+    sizes = {}
+    for f in disk:
+        try:
+            sizes[f] = os.path.getsize(f)
+        except OSError:
+            sizes[f] = 0
+    workers = jobs if jobs is not None else _available_cpus()
+    workers = max(1, min(workers, len(disk)))
+    parallel = (workers > 1 and sum(sizes.values()) >= PARALLEL_MIN_BYTES
+                and "fork" in multiprocessing.get_all_start_methods())
+    if reader.STDIN in files:
+        total.merge(linter.lint_source(reader.STDIN, stdin_text or ""))
+    if not parallel:
+        for f in disk:
+            total.merge(linter.lint_source(f))
+        return total
+    _WORKER = linter
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(workers) as pool:
+            for rep in pool.imap_unordered(_work, _chunks(disk, sizes, workers)):
+                total.merge(rep)
+    finally:
+        _WORKER = None
+    return total
+
+
+def _summary(linter: Linter, rep: _Report, findings: list[Finding], pools: list[PoolSpec]) -> dict[str, Any]:
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for f in findings:
+        counts[f.severity.value] += 1
+    return {
+        "files": rep.files,
+        "resources": rep.resources,
+        "valid": rep.valid,
+        "invalid": rep.invalid,
+        "errors": rep.errors,
+        "skipped": rep.skipped,
+        "suppressed": rep.suppressed,
+        "unreadable": rep.unreadable,
+        "findings": counts,
+        "kubernetesVersion": linter.version,
+        "strict": linter.strict,
+        "pools": [p.name for p in pools],
+    }
+
+
+def _prepare(paths: Sequence[str], pools: Sequence[PoolSpec] | None, options: LintOptions | None,
+             stdin_text: str | None) -> tuple[Linter, list[str], str | None, list[PoolSpec]]:
+    options = options or LintOptions()
+    files = reader.discover(list(paths))
+    if reader.STDIN in files and stdin_text is None:
+        stdin_text = yamlio.read_text(reader.STDIN)
+    all_pools = list(pools or ())
+    cfg = options.config
+    if cfg is not None and cfg.pools:
+        for p in cfg.pools:
+            all_pools.extend(pool_spec.load_pools(p))
+    all_pools.extend(_scan_pools(files, stdin_text))
+    linter = Linter(all_pools, options)
+    return linter, files, stdin_text, all_pools
+
+
+def lint_paths(paths: Sequence[str | os.PathLike[str]], pools: Sequence[PoolSpec] | None = None,
+               options: LintOptions | None = None, *, stdin_text: str | None = None) -> LintResult:
+    """Lint files, directories (recursively) and ``-`` (standard input, or ``stdin_text``).
+
+    Raises :class:`~gpupool.errors.InputError` for bad usage (a path that does not exist, an unknown
+    Kubernetes version, a broken pool spec or CRD); everything wrong *in* the manifests is a finding.
+    """
+    linter, files, stdin_text, all_pools = _prepare([os.fspath(p) for p in paths], pools, options, stdin_text)
+    rep = _run(linter, files, stdin_text, (options or LintOptions()).jobs)
+    findings = sorted(rep.findings, key=sort_key)
+    return LintResult(findings, _summary(linter, rep, findings, all_pools), sorted(rep.objects))
+
+
+def lint_text(text: str, path: str = reader.STDIN_NAME, pools: Sequence[PoolSpec] | None = None,
+              options: LintOptions | None = None) -> LintResult:
+    """Lint manifests given as text (``path`` is only the name used in findings)."""
+    options = options or LintOptions()
+    all_pools = list(pools or ()) + _pools_in(path, text)
+    linter = Linter(all_pools, options)
+    rep = linter.lint_source(path, text)
+    findings = sorted(rep.findings, key=sort_key)
+    return LintResult(findings, _summary(linter, rep, findings, all_pools), sorted(rep.objects))
+
+
+def with_options(options: LintOptions | None, **changes: Any) -> LintOptions:
+    return replace(options or LintOptions(), **changes)
+
+
+def relpath(path: str) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # pragma: no cover - other drive on Windows
+        return str(Path(path))

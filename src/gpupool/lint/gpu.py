@@ -1,0 +1,287 @@
+"""GPU workload checks (GP212, GP3xx) for one workload against a set of pools — reusable outside lint.
+
+Public API::
+
+    from gpupool.lint.gpu import check_workload, placement, PoolIndex
+
+    findings = check_workload(workload, pools)          # list[Finding], every GP3xx rule (and GP212)
+    fits = placement(workload, pools)                   # list[PoolFit]: where the pod can land and why not
+
+``workload`` is a :class:`gpupool.k8s.workloads.Workload` (``workload_of(obj)``); ``pools`` a sequence of
+:class:`~gpupool.spec.model.PoolSpec` or a prebuilt :class:`PoolIndex` (build it once when checking many
+workloads). Pool-independent rules (GP301-GP303, GP212) run even with no pools. ``diff``'s runbook asks
+``check_workload(w, [new_pool])`` and treats GP304-GP307 errors as "this workload will not follow".
+
+The Kubernetes semantics (effective requests, taints vs tolerations, nodeSelector and required node affinity)
+come from :mod:`gpupool.k8s`; what a node of a pool advertises and its labels from
+:mod:`gpupool.design.node`. This module only joins them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from types import ModuleType
+from typing import Any
+
+from gpupool import catalog, yamlio
+from gpupool.design.node import advertised, device_plugin_mode, is_gpu_resource, node_labels
+from gpupool.findings import Finding, Severity
+from gpupool.k8s import affinity, resources, taints, workloads
+from gpupool.k8s.workloads import Workload
+from gpupool.lint.schema import format_path, safe
+from gpupool.spec.model import PoolSpec, Taint
+
+__all__ = ["PoolFit", "PoolIndex", "PoolView", "WorkloadContext", "check_workload", "object_ref", "placement"]
+
+
+@dataclass(frozen=True)
+class PoolView:
+    """What a node of a pool looks like to the scheduler, computed once per pool."""
+
+    pool: PoolSpec
+    resources: dict[str, int]  # advertised per node
+    labels: dict[str, str]
+    hard_taints: tuple[Taint, ...]  # NoSchedule / NoExecute, the Spot taint included
+    plugin: str  # device plugin mode (design.node.device_plugin_mode)
+
+    @property
+    def name(self) -> str:
+        return self.pool.name
+
+    @property
+    def is_gpu(self) -> bool:
+        return bool(self.resources)
+
+    @property
+    def time_slicing(self) -> Any:
+        ts = self.pool.gpu_settings.time_slicing
+        return ts if ts is not None and self.plugin != "managed" else None
+
+    def describe(self) -> str:
+        """``pool gpunp (Standard_ND96asr_v4, MIG1g, Mixed)``."""
+        bits = [self.pool.vm_size]
+        g = self.pool.gpu_settings
+        if self.pool.is_gpu_pool and g.instance_profile:
+            bits.append(g.instance_profile)
+            bits.append(f"MIG strategy {g.effective_mig_strategy}")
+        if self.time_slicing is not None:
+            ts = self.time_slicing
+            bits.append(f"time-sliced x{ts.replicas}" + (", renameByDefault" if ts.rename_by_default else ""))
+        return f"pool {self.name} ({', '.join(bits)})"
+
+    def offer_text(self) -> str:
+        if not self.resources:
+            return f"{self.describe()} advertises no GPU resource"
+        res = ", ".join(f"{k}: {v}" for k, v in sorted(self.resources.items()))
+        return f"{self.describe()} advertises {res} per node"
+
+
+class PoolIndex:
+    """Pools prepared for placement checks (advertised resources, labels, taints), built once."""
+
+    def __init__(self, pools: Sequence[PoolSpec]) -> None:
+        self.pools = tuple(pools)
+        self.views = tuple(
+            PoolView(p, dict(advertised(p).resources), node_labels(p),
+                     taints.untolerated(p.effective_taints, []), device_plugin_mode(p))
+            for p in self.pools
+        )
+
+    def __len__(self) -> int:
+        return len(self.views)
+
+    def __bool__(self) -> bool:
+        return bool(self.views)
+
+
+def as_index(pools: Sequence[PoolSpec] | PoolIndex | None) -> PoolIndex:
+    if isinstance(pools, PoolIndex):
+        return pools
+    return PoolIndex(tuple(pools or ()))
+
+
+@dataclass(frozen=True)
+class PoolFit:
+    """How one workload's pod relates to one pool."""
+
+    view: PoolView
+    selector_ok: bool  # nodeSelector and required node affinity accept the pool's node labels
+    untolerated: tuple[Taint, ...]  # hard taints of the pool the pod does not tolerate
+    offers_all: bool  # the pool advertises every GPU resource the pod requests
+
+    @property
+    def lands(self) -> bool:
+        """The pod may be scheduled onto this pool's nodes (ignoring resources)."""
+        return self.selector_ok and not self.untolerated
+
+    @property
+    def eligible(self) -> bool:
+        return self.lands and self.offers_all
+
+
+def gpu_requests(pod_spec: Any) -> dict[str, Fraction]:
+    """The pod's effective requests of GPU resources (kube-scheduler's sum/max rules), positive only."""
+    return {k: v for k, v in resources.pod_requests(pod_spec).items() if is_gpu_resource(k) and v > 0}
+
+
+def placement(workload: Workload, pools: Sequence[PoolSpec] | PoolIndex) -> list[PoolFit]:
+    """For each pool: may the workload's pod land there, and does the pool offer its GPU resources?"""
+    index = as_index(pools)
+    spec = workload.pod_spec
+    wanted = gpu_requests(spec)
+    tolerations = spec.get("tolerations")
+    out = []
+    for v in index.views:
+        out.append(PoolFit(
+            view=v,
+            selector_ok=affinity.matches_node(spec, v.labels),
+            untolerated=tuple(taints.untolerated(v.hard_taints, tolerations)),
+            offers_all=all(v.resources.get(r, 0) > 0 for r in wanted),
+        ))
+    return out
+
+
+def object_ref(obj: Any) -> str:
+    """``Kind namespace/name`` (``Kind name`` when the manifest sets no namespace)."""
+    if not isinstance(obj, dict):
+        return "<not an object>"
+    kind = obj.get("kind") if isinstance(obj.get("kind"), str) else "<no kind>"
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    name = meta.get("name") or meta.get("generateName") or "<unnamed>"
+    ns = meta.get("namespace")
+    kind, name = safe(str(kind), 80), safe(str(name), 120)
+    return f"{kind} {safe(str(ns), 80)}/{name}" if ns else f"{kind} {name}"
+
+
+@dataclass
+class WorkloadContext:
+    """What every GP3xx rule's ``check(ctx)`` sees: the workload, the pools, and where things are."""
+
+    workload: Workload
+    index: PoolIndex
+    path: str | None = None  # file of the manifest
+    root: Any = None  # the YAML document the object came from (for line numbers)
+    base: tuple = ()  # path of the object inside ``root`` (("items", 3) inside a List)
+    ref: str = ""
+    extra_findings: list[Finding] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.root is None:
+            self.root = self.workload.obj
+        if not self.ref:
+            self.ref = object_ref(self.workload.obj)
+
+    # ---- facts about the pod ----
+
+    @property
+    def pod_spec(self) -> dict:
+        return self.workload.pod_spec
+
+    @property
+    def spec_path(self) -> tuple:
+        return self.workload.pod_spec_path
+
+    @cached_property
+    def requests(self) -> dict[str, Fraction]:
+        return gpu_requests(self.pod_spec)
+
+    @cached_property
+    def fits(self) -> list[PoolFit]:
+        return placement(self.workload, self.index)
+
+    @property
+    def views(self) -> tuple[PoolView, ...]:
+        return self.index.views
+
+    def offering(self, resource: str) -> list[PoolView]:
+        return [v for v in self.views if v.resources.get(resource, 0) > 0]
+
+    def containers(self) -> Iterator[tuple[tuple, dict]]:
+        """``(path relative to the object, container)`` for init and app containers (not ephemeral)."""
+        for fld, i, c in workloads.containers(self.pod_spec):
+            if fld != "ephemeralContainers":
+                yield (*self.spec_path, fld, i), c
+
+    def resource_sections(self) -> Iterator[tuple[tuple, dict, dict]]:
+        """``(container path, requests, limits)`` with the raw (unparsed) mappings."""
+        for cpath, c in self.containers():
+            res = c.get("resources")
+            if not isinstance(res, dict):
+                continue
+            req = res.get("requests") if isinstance(res.get("requests"), dict) else {}
+            lim = res.get("limits") if isinstance(res.get("limits"), dict) else {}
+            if req or lim:
+                yield cpath, req, lim
+
+    def where_requested(self, resource: str) -> tuple:
+        """Path of the first limits/requests key naming ``resource`` (the pod spec when none)."""
+        for cpath, req, lim in self.resource_sections():
+            if resource in lim:
+                return (*cpath, "resources", "limits", resource)
+            if resource in req:
+                return (*cpath, "resources", "requests", resource)
+        return self.spec_path
+
+    def spec_key(self, *keys: str) -> tuple:
+        """Path of the first of ``keys`` present in the pod spec, else the pod spec itself."""
+        for k in keys:
+            if k in self.pod_spec:
+                return (*self.spec_path, k)
+        return self.spec_path
+
+    def field_path(self, rel: tuple) -> str:
+        return format_path(rel)
+
+    # ---- findings ----
+
+    def finding(self, rule: str, severity: Severity, message: str, at: tuple, fix: str | None = None,
+                **extra: Any) -> Finding:
+        """A finding of ``rule`` located at ``at`` (a path relative to the object)."""
+        pos = yamlio.locate(self.root, (*self.base, *at)) if self.root is not None else None
+        return Finding(
+            rule=rule,
+            severity=severity,
+            message=message,
+            path=self.path,
+            line=pos[0] if pos else None,
+            column=pos[1] if pos else None,
+            object=self.ref,
+            fix=fix,
+            extra=extra,
+        )
+
+
+def workload_rules() -> list[ModuleType]:
+    """Rule modules with a ``check(ctx: WorkloadContext)`` (GP212 and GP3xx), in ID order."""
+    from gpupool import rules as registry
+
+    return [r.module for r in registry.family("gpupool.lint.rules") if hasattr(r.module, "check")]
+
+
+def check_workload(workload: Workload, pools: Sequence[PoolSpec] | PoolIndex | None = None, *,
+                   path: str | None = None, root: Any = None, base: tuple = (),
+                   ref: str | None = None) -> list[Finding]:
+    """Run every workload rule on one workload against ``pools``; findings carry file:line when ``root`` (the
+    YAML document, with ``base`` the object's path in it) or the workload object itself has positions."""
+    ctx = WorkloadContext(workload, as_index(pools), path=path, root=root, base=base, ref=ref or "")
+    out: list[Finding] = []
+    for rule in workload_rules():
+        out.extend(rule.check(ctx))
+    return out
+
+
+def cuda_driver(view: PoolView) -> tuple[str, str] | None:
+    """(driver version, where it comes from) that the pool's nodes run, when AKS pins it; else None."""
+    size = catalog.vm_size(view.pool.vm_size)
+    if size is None or not view.pool.is_gpu_pool or view.pool.gpu_settings.driver == "None":
+        return None
+    pinning = getattr(catalog, "driver_pinning", None)
+    if pinning is not None and pinning(view.pool.os_sku) != "pinned":
+        return None
+    drv = catalog.driver_for(size)
+    if drv is None:
+        return None
+    return drv.version, drv.source

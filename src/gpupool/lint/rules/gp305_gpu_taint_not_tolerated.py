@@ -1,0 +1,77 @@
+"""GP305 gpu-taint-not-tolerated: the pod does not tolerate the taints of the GPU pool it needs.
+
+What it checks
+  With pools given: a pod that requests GPU resources must tolerate every ``NoSchedule`` / ``NoExecute``
+  taint of at least one pool that advertises them and that its nodeSelector/affinity allows. Tolerations are
+  matched as kube-scheduler does (operator ``Equal`` compares key and value, ``Exists`` only the key, an
+  empty key with ``Exists`` tolerates everything, an empty effect matches every effect). The taint AKS adds
+  to Spot pools (``kubernetes.azure.com/scalesetpriority=spot:NoSchedule``) counts too.
+
+Why
+  The pod stays Pending: ``0/3 nodes are available: 1 node(s) had untolerated taint {sku: gpu}, ...``; the
+  autoscaler will not add a node it could not use either.
+
+Source
+  k8s.io/api core/v1 ``Toleration.ToleratesTaint``; AKS Spot taint: MicrosoftDocs/azure-aks-docs
+  ``spot-node-pool.md``; the design notes' example uses ``sku=gpu:NoSchedule``.
+
+Fix
+  Add the toleration printed in the fix line.
+
+Failing example (pool taint ``sku=gpu:NoSchedule``)::
+
+    spec:
+      containers:
+      - name: c
+        image: nvidia/cuda:12.4.1-base-ubuntu22.04
+        resources: {limits: {nvidia.com/gpu: 1}}
+
+Passing example::
+
+    spec:
+      tolerations:
+      - {key: sku, operator: Equal, value: gpu, effect: NoSchedule}
+      containers:
+      - name: c
+        image: nvidia/cuda:12.4.1-base-ubuntu22.04
+        resources: {limits: {nvidia.com/gpu: 1}}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from gpupool.findings import Finding, Severity
+from gpupool.k8s.taints import format_toleration
+
+if TYPE_CHECKING:
+    from gpupool.lint.gpu import WorkloadContext
+
+ID = "GP305"
+NAME = "gpu-taint-not-tolerated"
+SEVERITY = Severity.ERROR
+SUMMARY = "The GPU pod does not tolerate a NoSchedule/NoExecute taint of any pool that offers its GPUs."
+
+
+def _taint_text(t) -> str:  # noqa: ANN001 - Taint
+    return f"{{{t.key}: {t.value}}}" if t.value else f"{{{t.key}: }}"
+
+
+def check(ctx: WorkloadContext) -> Iterator[Finding]:
+    if not ctx.requests or not ctx.views:
+        return
+    candidates = [f for f in ctx.fits if f.offers_all and f.selector_ok]
+    if not candidates or any(not f.untolerated for f in candidates):
+        return
+    wanted = ", ".join(sorted(ctx.requests))
+    parts = []
+    for f in candidates[:3]:
+        taints = ", ".join(str(t) for t in f.untolerated)
+        parts.append(f"{taints} of pool {f.view.name}")
+    best = min(candidates, key=lambda f: len(f.untolerated))
+    shown = ", ".join(_taint_text(t) for t in best.untolerated)
+    msg = (f"requests {wanted} but does not tolerate taint {'; '.join(parts)}: the pod stays Pending "
+           f"(\"node(s) had untolerated taint {shown}\")")
+    fix = "add to the pod's tolerations: " + "; ".join(format_toleration(t) for t in best.untolerated)
+    yield ctx.finding(ID, SEVERITY, msg, ctx.spec_key("tolerations"), fix=fix, pool=best.view.name)

@@ -1,0 +1,62 @@
+"""GP308 gpu-toleration-without-request: tolerates a GPU pool's taints but requests no GPU.
+
+What it checks
+  With pools given: a workload (not a DaemonSet) that requests no GPU resource but tolerates every
+  ``NoSchedule``/``NoExecute`` taint of a tainted GPU pool (and whose nodeSelector/affinity allows that pool).
+
+Why
+  A toleration allows a pod onto a node; it does not send it there. Such a pod can be scheduled onto an
+  expensive GPU node, take its CPU and memory from GPU pods, and keep the node from scaling down - while
+  getting no GPU itself. The design notes make the same point (tolerate *and* request).
+
+Fix
+  Remove the toleration, or add the GPU request if the pod does need a GPU. If the pod must run there
+  (a node agent), make it a DaemonSet or suppress this rule with a reason.
+
+Failing example (pool taint ``sku=gpu:NoSchedule``)::
+
+    spec:
+      tolerations:
+      - {key: sku, operator: Equal, value: gpu, effect: NoSchedule}
+      containers:
+      - {name: web, image: nginx}
+
+Passing example: the same pod without the toleration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from gpupool.findings import Finding, Severity
+from gpupool.k8s.taints import tolerates
+
+if TYPE_CHECKING:
+    from gpupool.lint.gpu import WorkloadContext
+
+ID = "GP308"
+NAME = "gpu-toleration-without-request"
+SEVERITY = Severity.WARNING
+SUMMARY = "Tolerates a GPU pool's taints without requesting a GPU: it may take a GPU node."
+
+
+def check(ctx: WorkloadContext) -> Iterator[Finding]:
+    if ctx.requests or not ctx.views or ctx.workload.kind == "DaemonSet":
+        return
+    hits = [f for f in ctx.fits if f.view.is_gpu and f.view.hard_taints and f.lands]
+    if not hits:
+        return
+    at = ctx.spec_key("tolerations")
+    tols = ctx.pod_spec.get("tolerations")
+    if isinstance(tols, list):
+        taint = hits[0].view.hard_taints[0]
+        for i, tol in enumerate(tols):
+            if tolerates(tol, taint):
+                at = (*ctx.spec_path, "tolerations", i)
+                break
+    pools = ", ".join(f"{f.view.name} ({', '.join(str(t) for t in f.view.hard_taints)})" for f in hits[:3])
+    msg = (f"tolerates the taints of GPU pool {pools} but requests no GPU: it may be scheduled onto a GPU "
+           "node, use its CPU and memory and keep it from scaling down")
+    yield ctx.finding(ID, SEVERITY, msg, at,
+                      fix="remove the toleration, or request the GPU the pod needs", pool=hits[0].view.name)

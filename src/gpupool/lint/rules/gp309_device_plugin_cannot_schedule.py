@@ -1,0 +1,88 @@
+"""GP309 device-plugin-cannot-schedule: a device plugin DaemonSet that cannot run on a GPU pool.
+
+What it checks
+  With pools given: a DaemonSet with a ``k8s-device-plugin`` image (the NVIDIA device plugin, also used by
+  GPU Feature Discovery) must tolerate every ``NoSchedule``/``NoExecute`` taint of each GPU pool that needs a
+  self-deployed plugin (driver installed by AKS, not the managed GPU preview, not driver ``None`` with the
+  GPU Operator), and its nodeSelector/affinity must accept that pool's node labels. The upstream manifest
+  tolerates ``nvidia.com/gpu``, not the ``sku=gpu`` taint of the AKS docs; upstream GFD requires NFD labels
+  (``feature.node.kubernetes.io/pci-10de.present``) that AKS nodes do not have.
+
+Why
+  Without the plugin on the node, ``nvidia.com/gpu`` never appears in the node's capacity and every GPU pod
+  stays Pending (``Insufficient nvidia.com/gpu``) although the node is up and billed.
+
+Source
+  MicrosoftDocs/azure-aks-docs ``use-nvidia-gpu.md`` (the DaemonSet carries the pool's toleration);
+  NVIDIA/k8s-device-plugin ``deployments/static/nvidia-device-plugin.yml``.
+
+Fix
+  Add the toleration printed in the fix line (or relax the selector).
+
+Failing example (pool taint ``sku=gpu:NoSchedule``)::
+
+    spec:
+      template:
+        spec:
+          tolerations:
+          - {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}
+          containers:
+          - {name: nvidia-device-plugin-ctr, image: nvcr.io/nvidia/k8s-device-plugin:v0.18.0}
+
+Passing example: tolerations ``[{key: sku, operator: Equal, value: gpu, effect: NoSchedule}]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from gpupool.findings import Finding, Severity
+from gpupool.k8s.taints import format_toleration
+
+if TYPE_CHECKING:
+    from gpupool.lint.gpu import WorkloadContext
+
+ID = "GP309"
+NAME = "device-plugin-cannot-schedule"
+SEVERITY = Severity.ERROR
+SUMMARY = "A device plugin DaemonSet (k8s-device-plugin image) that cannot run on a GPU pool that needs it."
+
+
+def is_device_plugin_image(image: object) -> bool:
+    if not isinstance(image, str):
+        return False
+    repo = image.split("@", 1)[0]
+    if ":" in repo.rsplit("/", 1)[-1]:
+        repo = repo.rsplit(":", 1)[0]
+    return repo.rsplit("/", 1)[-1] == "k8s-device-plugin"
+
+
+def check(ctx: WorkloadContext) -> Iterator[Finding]:
+    if ctx.workload.kind != "DaemonSet" or not ctx.views:
+        return
+    if not any(is_device_plugin_image(c.get("image")) for _, c in ctx.containers()):
+        return
+    for f in ctx.fits:
+        if f.view.plugin != "self-managed":
+            continue
+        if not f.selector_ok:
+            yield ctx.finding(
+                ID, SEVERITY,
+                f"device plugin DaemonSet: its nodeSelector/required node affinity excludes GPU {f.view.describe()}"
+                ": no nvidia.com/gpu is advertised there and GPU pods stay Pending",
+                ctx.spec_key("nodeSelector", "affinity"),
+                fix=f"let it select pool {f.view.name} (its labels include kubernetes.azure.com/agentpool="
+                    f"{f.view.name}, kubernetes.azure.com/accelerator=nvidia)",
+                pool=f.view.name,
+            )
+        elif f.untolerated:
+            taints = ", ".join(str(t) for t in f.untolerated)
+            yield ctx.finding(
+                ID, SEVERITY,
+                f"device plugin DaemonSet does not tolerate taint {taints} of GPU {f.view.describe()}: no "
+                "nvidia.com/gpu is advertised there and GPU pods stay Pending",
+                ctx.spec_key("tolerations"),
+                fix="add to the DaemonSet's tolerations: " + "; ".join(format_toleration(t) for t in f.untolerated),
+                pool=f.view.name,
+            )

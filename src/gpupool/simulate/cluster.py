@@ -1,0 +1,558 @@
+"""The scheduler core: nodes, kube-scheduler's filters and scores, binding, preemption and FitError.
+
+Filters run in the default profile's order and stop at the first failure per node (kube-scheduler's
+``RunFilterPlugins``): NodeUnschedulable, TaintToleration (NoSchedule/NoExecute), NodeAffinity (nodeSelector
+and required node affinity), NodeResourcesFit (pods, cpu, memory, extended resources). Scores are the default
+profile's: NodeResourcesFit LeastAllocated and NodeResourcesBalancedAllocation on cpu and memory only (GPUs are
+not scored, which is why one-GPU pods spread over, and fragment, eight-GPU nodes), TaintToleration
+(PreferNoSchedule) and preferred NodeAffinity, normalised over the feasible nodes.
+
+Speed without changing the semantics: the nodes of a pool are identical, so they are grouped by *state* (what
+is bound on them, by priority). A pod shape is evaluated once per (pool, state), not once per node; a pool's
+best state for a shape is cached until the pool's set of states changes; within a state the lowest node index
+wins ties (kube-scheduler breaks ties at random; gpupool is deterministic). Pods whose node selection depends on
+per-node labels (hostname, zone) or names fall back to evaluating every node, with the same functions.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+
+from gpupool.k8s import affinity
+from gpupool.k8s.taints import tolerates, untolerated
+from gpupool.simulate import messages
+from gpupool.simulate.facts import Messages, Scoring
+from gpupool.simulate.nodes import NodeShape, node_name, per_node_labels
+from gpupool.simulate.pods import Pod, Registry, Shape
+from gpupool.spec.model import PoolSpec, Taint
+
+UNSCHEDULABLE_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule")
+MAX_SCORE = 100
+_POOL_UIDS = itertools.count()
+
+
+class State:
+    """What is bound on a node: per-priority request vectors (``prio``), their sum (``vec``), non-zero sums."""
+
+    __slots__ = ("id", "next", "nz_cpu", "nz_mem", "prio", "vec")
+
+    def __init__(self, sid: int, vec: tuple[int, ...], nz_cpu: int, nz_mem: int,
+                 prio: tuple[tuple[int, tuple[int, ...]], ...]) -> None:
+        self.id = sid
+        self.vec = vec
+        self.nz_cpu = nz_cpu
+        self.nz_mem = nz_mem
+        self.prio = prio
+        self.next: dict[int, State] = {}
+
+    def lowest_priority(self) -> int | None:
+        return self.prio[0][0] if self.prio else None
+
+
+class Bucket:
+    """The nodes of a pool in one state: a set, and a heap for the lowest node index (lazy deletion)."""
+
+    __slots__ = ("heap", "members")
+
+    def __init__(self) -> None:
+        self.heap: list[int] = []
+        self.members: set[int] = set()
+
+    def add(self, nid: int) -> None:
+        self.members.add(nid)
+        heapq.heappush(self.heap, nid)
+
+    def discard(self, nid: int) -> None:
+        self.members.discard(nid)
+
+    def top(self) -> int:
+        heap, members = self.heap, self.members
+        while heap[0] not in members:
+            heapq.heappop(heap)
+        return heap[0]
+
+    def __len__(self) -> int:
+        return len(self.members)
+
+
+class PoolState:
+    def __init__(self, idx: int, spec: PoolSpec, shape: NodeShape, alloc: tuple[int, ...], cordoned: bool) -> None:
+        self.idx = idx
+        self.uid = next(_POOL_UIDS)  # shape caches key on it: unique across clusters and templates
+        self.spec = spec
+        self.shape = shape
+        self.name = spec.name
+        self.alloc = alloc
+        self.labels = shape.labels
+        self.taints = shape.taints
+        self.cordoned = cordoned
+        self.nodes: list[int] = []
+        self.created = 0  # node names keep counting up
+        self.buckets: dict[State, Bucket] = {}
+        self.version = 0
+        self.fit_cache: dict[tuple[int, int], tuple[str, ...]] = {}
+        self.score_cache: dict[tuple[int, int], int] = {}
+        self.best_cache: dict[int, tuple[int, int, list[State]]] = {}
+
+
+@dataclass
+class Group:
+    """Nodes that one filter pass treats alike: how many, why they fail (empty: they fit)."""
+
+    count: int
+    reasons: tuple[str, ...]
+    unresolvable: bool
+    pool: PoolState | None = None
+    state: State | None = None
+    nodes: set[int] | list[int] | None = None
+
+
+@dataclass
+class Diagnosis:
+    message: str
+    preempt_nodes: list[int]
+
+
+def _vec_add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def _vec_sub(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(x - y for x, y in zip(a, b, strict=True))
+
+
+class Cluster:
+    def __init__(self, registry: Registry, msgs: Messages, scoring: Scoring,
+                 pools: list[tuple[PoolSpec, NodeShape, bool]]) -> None:
+        self.registry = registry
+        self.msgs = msgs
+        self.sc = scoring
+        self.names = registry.names
+        self.width = len(registry.names)
+        self._states: dict[tuple, State] = {}
+        self.empty = self._intern(0, 0, ())
+        self.pools = [PoolState(i, spec, shape, registry.vector(shape.allocatable), cordoned)
+                      for i, (spec, shape, cordoned) in enumerate(pools)]
+        self.node_pool: list[int] = []
+        self.node_state: list[State] = []
+        self.node_name: list[str] = []
+        self.node_labels: list[dict[str, str] | None] = []
+        self.node_ordinal: list[int] = []
+        self.node_pods: list[list[Pod]] = []
+        self.by_name: dict[str, int] = {}
+        self.version = 0  # bumps on every change; caches of failures key on it
+        self.placed_priorities: Counter[int] = Counter()
+
+    # ---- states -------------------------------------------------------------------------------------
+
+    def _intern(self, nz_cpu: int, nz_mem: int, prio: tuple) -> State:
+        key = (nz_cpu, nz_mem, prio)
+        s = self._states.get(key)
+        if s is None:
+            vec = tuple([0] * self.width)
+            for _, v in prio:
+                vec = _vec_add(vec, v)
+            s = State(len(self._states), vec, nz_cpu, nz_mem, prio)
+            self._states[key] = s
+        return s
+
+    def _plus(self, state: State, shape: Shape) -> State:
+        nxt = state.next.get(shape.id)
+        if nxt is None:
+            p, items, done = shape.priority, [], False
+            for q, v in state.prio:
+                if q == p:
+                    items.append((q, _vec_add(v, shape.req)))
+                    done = True
+                else:
+                    items.append((q, v))
+            if not done:
+                items.append((p, shape.req))
+                items.sort(key=lambda t: t[0])
+            nxt = self._intern(state.nz_cpu + shape.nz_cpu, state.nz_mem + shape.nz_mem, tuple(items))
+            state.next[shape.id] = nxt
+        return nxt
+
+    def _minus(self, state: State, shape: Shape) -> State:
+        items = []
+        for q, v in state.prio:
+            if q == shape.priority:
+                v = _vec_sub(v, shape.req)
+                if not any(v):
+                    continue
+            items.append((q, v))
+        return self._intern(state.nz_cpu - shape.nz_cpu, state.nz_mem - shape.nz_mem, tuple(items))
+
+    # ---- nodes --------------------------------------------------------------------------------------
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.node_pool)
+
+    def add_nodes(self, pool_idx: int, count: int) -> list[int]:
+        pool = self.pools[pool_idx]
+        new = []
+        for _ in range(count):
+            nid = len(self.node_pool)
+            name = node_name(pool.spec, pool.created)
+            self.node_pool.append(pool_idx)
+            self.node_state.append(self.empty)
+            self.node_name.append(name)
+            self.node_labels.append(None)
+            self.node_ordinal.append(pool.created)
+            self.node_pods.append([])
+            self.by_name[name] = nid
+            self._move(pool, nid, None, self.empty)
+            pool.nodes.append(nid)
+            pool.created += 1
+            new.append(nid)
+        self.version += 1
+        return new
+
+    def labels_of(self, nid: int) -> dict[str, str]:
+        labels = self.node_labels[nid]
+        if labels is None:
+            pool = self.pools[self.node_pool[nid]]
+            labels = {**pool.labels, **per_node_labels(pool.shape, self.node_name[nid], self.node_ordinal[nid])}
+            self.node_labels[nid] = labels
+        return labels
+
+    def _move(self, pool: PoolState, nid: int, old: State | None, new: State) -> None:
+        if old is not None:
+            bucket = pool.buckets[old]
+            bucket.discard(nid)
+            if not bucket.members:
+                del pool.buckets[old]
+                pool.version += 1
+        bucket = pool.buckets.get(new)
+        if bucket is None:
+            bucket = pool.buckets[new] = Bucket()
+            pool.version += 1
+        bucket.add(nid)
+        self.node_state[nid] = new
+
+    def bind(self, pod: Pod, nid: int) -> None:
+        pool = self.pools[self.node_pool[nid]]
+        old = self.node_state[nid]
+        self._move(pool, nid, old, self._plus(old, pod.shape))
+        self.node_pods[nid].append(pod)
+        pod.node = nid
+        self.placed_priorities[pod.priority] += 1
+        self.version += 1
+
+    def unbind(self, pod: Pod) -> None:
+        nid = pod.node
+        assert nid is not None
+        pool = self.pools[self.node_pool[nid]]
+        old = self.node_state[nid]
+        self._move(pool, nid, old, self._minus(old, pod.shape))
+        self.node_pods[nid].remove(pod)
+        pod.node = None
+        self.placed_priorities[pod.priority] -= 1
+        if not self.placed_priorities[pod.priority]:
+            del self.placed_priorities[pod.priority]
+        self.version += 1
+
+    # ---- filters ------------------------------------------------------------------------------------
+
+    def _taint_and_unschedulable(self, shape: Shape, pool: PoolState) -> str | None:
+        if pool.cordoned and not any(tolerates(t, UNSCHEDULABLE_TAINT) for t in shape.tolerations):
+            return self.msgs.unschedulable
+        bad = untolerated(pool.taints, shape.tolerations)
+        if bad:
+            return self.msgs.taint(bad[0].key, bad[0].value)
+        return None
+
+    def static(self, shape: Shape, pool: PoolState) -> str | None:
+        """NodeUnschedulable, TaintToleration, NodeAffinity for a pool's nodes (same for all of them)."""
+        key = ("static", pool.uid)
+        if key in shape.cache:
+            return shape.cache[key]
+        reason = self._taint_and_unschedulable(shape, pool)
+        if reason is None and not shape.varying and not affinity.matches_node(shape.pod_spec, pool.labels):
+            reason = self.msgs.node_affinity
+        shape.cache[key] = reason
+        return reason
+
+    def static_node(self, shape: Shape, nid: int) -> str | None:
+        pool = self.pools[self.node_pool[nid]]
+        if not shape.varying:
+            return self.static(shape, pool)
+        reason = self._taint_and_unschedulable(shape, pool)
+        if reason is None and not affinity.matches_node(shape.pod_spec, self.labels_of(nid), self.node_name[nid]):
+            reason = self.msgs.node_affinity
+        return reason
+
+    def fit_vec(self, alloc: tuple[int, ...], used: tuple[int, ...], req: tuple[int, ...]) -> tuple[str, ...]:
+        """NodeResourcesFit: "Too many pods", then cpu, memory, then the extended resources."""
+        reasons = []
+        if used[0] + 1 > alloc[0]:
+            reasons.append(self.msgs.too_many_pods)
+        for i in range(1, self.width):
+            r = req[i]
+            if r and r > alloc[i] - used[i]:
+                reasons.append(self.msgs.insufficient_of(self.names[i]))
+        return tuple(reasons)
+
+    def fit(self, pool: PoolState, state: State, shape: Shape) -> tuple[str, ...]:
+        key = (state.id, shape.id)
+        r = pool.fit_cache.get(key)
+        if r is None:
+            r = self.fit_vec(pool.alloc, state.vec, shape.req)
+            pool.fit_cache[key] = r
+        return r
+
+    # ---- scores -------------------------------------------------------------------------------------
+
+    def base_score(self, pool: PoolState, state: State, shape: Shape) -> int:
+        key = (state.id, shape.id)
+        s = pool.score_cache.get(key)
+        if s is None:
+            s = self._base_score(pool.alloc, state, shape)
+            pool.score_cache[key] = s
+        return s
+
+    def _base_score(self, alloc: tuple[int, ...], state: State, shape: Shape) -> int:
+        cpu_cap, mem_cap = alloc[1], alloc[2]
+        # NodeResourcesFit, LeastAllocated, non-zero requests (cpu and memory, weight 1 each)
+        total = weight = 0
+        for req, cap in ((state.nz_cpu + shape.nz_cpu, cpu_cap), (state.nz_mem + shape.nz_mem, mem_cap)):
+            if cap == 0:
+                continue
+            total += 0 if req > cap else (cap - req) * MAX_SCORE // cap
+            weight += 1
+        least = total // weight if weight else 0
+        # NodeResourcesBalancedAllocation on actual requests; skipped for best-effort pods
+        balanced = 0
+        if not shape.best_effort:
+            fr = []
+            for req, cap in ((state.vec[1] + shape.cpu, cpu_cap), (state.vec[2] + shape.mem, mem_cap)):
+                if cap == 0:
+                    continue
+                fr.append(min(req / cap, 1.0))
+            std = abs((fr[0] - fr[1]) / 2) if len(fr) == 2 else 0.0
+            balanced = int((1 - std) * MAX_SCORE)
+        return self.sc.w_fit * least + self.sc.w_balanced * balanced
+
+    def pref_raw(self, shape: Shape, pool: PoolState, labels: dict[str, str] | None = None) -> tuple[int, int]:
+        """(intolerable PreferNoSchedule taints, sum of matching preferred-affinity weights)."""
+        if labels is None:
+            key = ("pref", pool.uid)
+            if key in shape.cache:
+                return shape.cache[key]
+        tols = [t for t in shape.tolerations if isinstance(t, dict) and (t.get("effect") or "PreferNoSchedule")
+                == "PreferNoSchedule"]
+        taint = len(untolerated(pool.taints, tols, ("PreferNoSchedule",)))
+        lab = labels if labels is not None else pool.labels
+        aff = sum(w for w, term in shape.preferred if affinity.term_matches(term, lab))
+        if labels is None:
+            shape.cache[("pref", pool.uid)] = (taint, aff)
+        return taint, aff
+
+    def _normalised(self, raws: list[tuple[int, int]]) -> list[int]:
+        max_t = max(t for t, _ in raws)
+        max_a = max(a for _, a in raws)
+        out = []
+        for t, a in raws:
+            ts = MAX_SCORE if max_t == 0 else MAX_SCORE - MAX_SCORE * t // max_t
+            as_ = 0 if max_a == 0 else MAX_SCORE * a // max_a
+            out.append(self.sc.w_taint * ts + self.sc.w_affinity * as_)
+        return out
+
+    # ---- scheduling ---------------------------------------------------------------------------------
+
+    def _pool_best(self, pool: PoolState, shape: Shape) -> tuple[int, list[State]]:
+        cached = pool.best_cache.get(shape.id)
+        if cached is not None and cached[0] == pool.version:
+            return cached[1], cached[2]
+        best, states = -1, []
+        for state in pool.buckets:
+            if self.fit(pool, state, shape):
+                continue
+            s = self.base_score(pool, state, shape)
+            if s > best:
+                best, states = s, [state]
+            elif s == best:
+                states.append(state)
+        pool.best_cache[shape.id] = (pool.version, best, states)
+        return best, states
+
+    def candidates(self, pod: Pod) -> list[int] | None:
+        """Nodes a PreFilterResult leaves (DaemonSet pin or ``metadata.name In``); None = every node."""
+        if pod.pin is not None:
+            return [pod.pin]
+        if pod.shape.prefilter is not None:
+            return sorted(self.by_name[n] for n in pod.shape.prefilter if n in self.by_name)
+        return None
+
+    def select(self, pod: Pod) -> int | None:
+        """The node kube-scheduler would bind ``pod`` to, or None when no node passes the filters."""
+        shape = pod.shape
+        if not self.node_pool:
+            return None
+        cands = self.candidates(pod)
+        if cands is None and not shape.varying:
+            return self._select_fast(shape)
+        nodes = cands if cands is not None else range(len(self.node_pool))
+        return self._select_nodes(shape, nodes)
+
+    def _select_fast(self, shape: Shape) -> int | None:
+        found = []
+        for pool in self.pools:
+            if not pool.buckets or self.static(shape, pool) is not None:
+                continue
+            score, states = self._pool_best(pool, shape)
+            if score >= 0:
+                found.append((pool, score, states))
+        if not found:
+            return None
+        if len(found) == 1:
+            return min(found[0][0].buckets[s].top() for s in found[0][2])
+        extra = self._normalised([self.pref_raw(shape, p) for p, _, _ in found])
+        best_total, best_node = -1, None
+        for (pool, score, states), add in zip(found, extra, strict=True):
+            total = score + add
+            node = min(pool.buckets[s].top() for s in states)
+            if total > best_total or (total == best_total and node < best_node):  # type: ignore[operator]
+                best_total, best_node = total, node
+        return best_node
+
+    def _select_nodes(self, shape: Shape, nodes) -> int | None:  # type: ignore[no-untyped-def]
+        feasible = []
+        for nid in nodes:
+            if self.static_node(shape, nid) is not None:
+                continue
+            pool = self.pools[self.node_pool[nid]]
+            state = self.node_state[nid]
+            if self.fit(pool, state, shape):
+                continue
+            labels = self.labels_of(nid) if shape.varying else None
+            feasible.append((nid, self.base_score(pool, state, shape), self.pref_raw(shape, pool, labels)))
+        if not feasible:
+            return None
+        extra = self._normalised([f[2] for f in feasible])
+        best = max(zip(feasible, extra, strict=True), key=lambda fe: (fe[0][1] + fe[1], -fe[0][0]))
+        return best[0][0]
+
+    # ---- diagnosis ----------------------------------------------------------------------------------
+
+    def groups(self, pod: Pod) -> tuple[list[Group], str | None]:
+        """Every node with its filter outcome, grouped; and a PreFilter failure message, if any."""
+        shape = pod.shape
+        out: list[Group] = []
+        if shape.prefilter is not None and not shape.prefilter and pod.pin is None:
+            return [Group(len(self.node_pool), (self.msgs.affinity_conflict,), True)], self.msgs.affinity_conflict
+        cands = self.candidates(pod)
+        if cands is None and not shape.varying:
+            for pool in self.pools:
+                if not pool.nodes:
+                    continue
+                reason = self.static(shape, pool)
+                if reason is not None:
+                    out.append(Group(len(pool.nodes), (reason,), True, pool))
+                    continue
+                for state, bucket in pool.buckets.items():
+                    out.append(Group(len(bucket), self.fit(pool, state, shape), False, pool, state, bucket.members))
+            return out, None
+        nodes = cands if cands is not None else range(len(self.node_pool))
+        seen = 0
+        for nid in nodes:
+            seen += 1
+            pool = self.pools[self.node_pool[nid]]
+            reason = self.static_node(shape, nid)
+            if reason is not None:
+                out.append(Group(1, (reason,), True, pool, None, [nid]))
+                continue
+            state = self.node_state[nid]
+            out.append(Group(1, self.fit(pool, state, shape), False, pool, state, [nid]))
+        absent = len(self.node_pool) - seen
+        if absent:
+            out.append(Group(absent, (self.msgs.absent_nodes,), True))
+        return out, None
+
+    def diagnose(self, pod: Pod) -> Diagnosis:
+        """kube-scheduler's message for a pod no node takes, and nodes where preemption would make room."""
+        if not self.node_pool:
+            return Diagnosis(self.msgs.no_nodes, [])
+        groups, pre = self.groups(pod)
+        reasons: Counter[str] = Counter()
+        if pre is None:
+            for g in groups:
+                for r in g.reasons:
+                    reasons[r] += g.count
+        post, cands = self._preemption(pod, groups)
+        return Diagnosis(messages.fit_error(self.msgs, len(self.node_pool), reasons, post, pre), cands)
+
+    def _preemption(self, pod: Pod, groups: list[Group]) -> tuple[str | None, list[int]]:
+        shape = pod.shape
+        if shape.preempt_never:
+            return messages.preemption_never(self.msgs), []
+        p = shape.priority
+        hist: Counter[str] = Counter()
+        cands: list[int] = []
+        for g in groups:
+            if g.unresolvable or g.state is None or g.pool is None:
+                hist[self.msgs.not_helpful] += g.count
+                continue
+            if not g.reasons:  # fits (can happen only when asked about a pod that was not tried)
+                continue
+            state = g.state
+            if not any(q < p for q, _ in state.prio):
+                hist[self.msgs.no_victims] += g.count
+                continue
+            remaining = tuple([0] * self.width)
+            for q, v in state.prio:
+                if q >= p:
+                    remaining = _vec_add(remaining, v)
+            again = self.fit_vec(g.pool.alloc, remaining, shape.req)
+            if again:
+                for r in again:
+                    hist[r] += g.count
+            else:
+                cands.extend(g.nodes or ())
+        if cands:
+            return None, sorted(cands)
+        return messages.preemption(self.msgs, len(self.node_pool), hist), []
+
+    def preempt(self, pod: Pod, cands: list[int]) -> tuple[int, list[Pod]]:
+        """Pick the node and victims as DefaultPreemption does (minus PDBs and start times), evict, bind."""
+        shape = pod.shape
+        best_key, best = None, None
+        for nid in cands:
+            pool = self.pools[self.node_pool[nid]]
+            keep = [q for q in self.node_pods[nid] if q.priority >= shape.priority]
+            lower = sorted((q for q in self.node_pods[nid] if q.priority < shape.priority),
+                           key=lambda q: (-q.priority, q.seq))
+            used = tuple([0] * self.width)
+            for q in keep:
+                used = _vec_add(used, q.shape.req)
+            victims = []
+            for q in lower:  # reprieve the most important first
+                trial = _vec_add(used, q.shape.req)
+                if not self.fit_vec(pool.alloc, trial, shape.req):
+                    used = trial
+                else:
+                    victims.append(q)
+            if not victims:
+                continue
+            key = (max(v.priority for v in victims), sum(v.priority for v in victims), len(victims), nid)
+            if best_key is None or key < best_key:
+                best_key, best = key, (nid, victims)
+        assert best is not None
+        nid, victims = best
+        for v in victims:
+            self.unbind(v)
+        self.bind(pod, nid)
+        return nid, victims
+
+    # ---- summaries ----------------------------------------------------------------------------------
+
+    def pool_used(self, pool: PoolState) -> tuple[int, ...]:
+        total = tuple([0] * self.width)
+        for state, bucket in pool.buckets.items():
+            if state.prio:
+                total = _vec_add(total, tuple(x * len(bucket) for x in state.vec))
+        return total

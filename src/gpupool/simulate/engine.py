@@ -1,0 +1,599 @@
+"""``gpupool simulate``: pools and workloads in, placement, pending reasons, scale-up and cost out. Pure.
+
+The run: create each pool's ``nodeCount`` nodes (DaemonSet pods land on every eligible node as they join),
+then schedule the workload pods in kube-scheduler's queue order (priority, then creation order); then, while
+pods stay Pending, let the cluster autoscaler add nodes to autoscaled pools (one scale-up per loop, as CA does)
+and schedule the pending pods again. Pending pods get kube-scheduler's message for the final cluster and the
+autoscaler's ``pod didn't trigger scale-up`` reasons.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpupool.design.node import is_gpu_resource
+from gpupool.errors import InputError
+from gpupool.findings import Finding, Severity, sort_key
+from gpupool.simulate import facts, messages
+from gpupool.simulate.autoscaler import Option, ScaleUp, Template, choose
+from gpupool.simulate.cluster import Cluster
+from gpupool.simulate.cost import Price, PriceTable, bundled
+from gpupool.simulate.inputs import Inputs, WorkloadInput
+from gpupool.simulate.nodes import NodeShape, aks_template, group_id, node_shape
+from gpupool.simulate.pods import Pod, Registry, Shape, ShapeBook, effective_requests
+
+AUTOSCALER_MODES = ("aks", "exact", "none")
+EXPANDERS = ("random", "most-pods", "least-waste")
+
+
+@dataclass(frozen=True)
+class Options:
+    kubernetes_version: str | None = None
+    autoscaler: str = "aks"  # aks: as CA behaves on AKS | exact: CA knows the real nodes | none: no scale-up
+    expander: str = "random"
+    prices: PriceTable | None = None  # None: the bundled table
+    reservations: facts.Reservations | None = None  # None: the bundled AKS formula
+    default_max_pods: int | None = None  # None: the bundled AKS default
+    cordon: tuple[str, ...] = ()  # pools whose nodes are unschedulable (kubectl cordon)
+    extended_resource_toleration: bool = False  # the ExtendedResourceToleration admission plugin
+    compare: bool = True  # also run the other autoscaler model, for the GP5xx findings
+
+
+@dataclass
+class WorkloadInfo:
+    index: int
+    input: WorkloadInput
+    ref: str
+    kind: str
+    name: str
+    count: int | None  # None: DaemonSet
+    priority: int = 0
+    preempt_never: bool = False
+    problem: str | None = None  # why its pods never reach the scheduler
+    requests: dict[str, int] = field(default_factory=dict)
+    nz_cpu: int = 0
+    nz_mem: int = 0
+    shape: Shape | None = None
+    ds_shape: Shape | None = None
+
+    @property
+    def is_daemonset(self) -> bool:
+        return self.count is None
+
+
+@dataclass
+class Run:
+    """One simulation run with one autoscaler model."""
+
+    mode: str
+    cluster: Cluster
+    pods: list[Pod]
+    pending: list[Pod]
+    scale_ups: list[ScaleUp]
+    initial: list[int]
+    sched_msg: dict[int, str] = field(default_factory=dict)  # id(pod) -> message
+    ca_msg: dict[int, str | None] = field(default_factory=dict)
+    templates: dict[tuple[int, str], Template] = field(default_factory=dict)
+
+    def pending_of(self, workload: int) -> list[Pod]:
+        return [p for p in self.pending if p.workload == workload]
+
+    def added(self, pool_idx: int) -> int:
+        return len(self.cluster.pools[pool_idx].nodes) - self.initial[pool_idx]
+
+
+@dataclass
+class PendingEntry:
+    workload: str
+    pod: str
+    count: int
+    message: str
+    autoscaler: str | None
+    path: str | None = None
+    line: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"workload": self.workload, "pod": self.pod, "count": self.count, "message": self.message,
+                "autoscaler": self.autoscaler}
+
+
+@dataclass
+class PoolResult:
+    name: str
+    vm_size: str
+    nodes: int
+    initial: int
+    added: int
+    max_nodes: int | None
+    daemonset_pods: int
+    pods: int
+    resources: dict[str, dict[str, float | int]]
+    price: Price | None
+    cost_per_hour: float | None
+    scale_ups: list[ScaleUp]
+    cordoned: bool = False
+    notes: tuple[str, ...] = ()
+
+    def gpu_resources(self) -> dict[str, dict[str, float | int]]:
+        return {k: v for k, v in self.resources.items() if is_gpu_resource(k)}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "vmSize": self.vm_size,
+            "nodes": self.nodes,
+            "nodesAdded": self.added,
+            "initialNodes": self.initial,
+            "maxNodes": self.max_nodes,
+            "cordoned": self.cordoned,
+            "pods": self.pods,
+            "daemonSetPods": self.daemonset_pods,
+            "resources": self.resources,
+            "pricePerNodeHour": self.price_per_node,
+            "costPerHour": self.cost_per_hour,
+            "scaleUps": [s.to_dict() for s in self.scale_ups],
+        }
+
+    @property
+    def price_per_node(self) -> float | None:
+        return None if self.cost_per_hour is None or self.nodes == 0 else round(self.cost_per_hour / self.nodes, 6)
+
+
+@dataclass
+class SimulationResult:
+    kubernetes_version: str
+    autoscaler: str
+    expander: str
+    pools: list[PoolResult]
+    placed: int
+    daemonset_pods: int
+    pending: list[PendingEntry]
+    cost_per_hour: float | None
+    prices: PriceTable
+    reservations: facts.Reservations
+    default_max_pods: int
+    findings: list[Finding]
+    notes: list[str]
+    ignored: dict[str, int]
+    simulation: Simulation | None = None
+
+    @property
+    def pending_pods(self) -> int:
+        return sum(e.count for e in self.pending)
+
+    @property
+    def exit_code(self) -> int:
+        """0 every pod placed, 1 some pod Pending (bad input is 2, raised as InputError)."""
+        return 1 if self.pending else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kubernetesVersion": self.kubernetes_version,
+            "autoscaler": self.autoscaler,
+            "expander": self.expander,
+            "pools": [p.to_dict() for p in self.pools],
+            "placed": self.placed,
+            "daemonSetPods": self.daemonset_pods,
+            "pendingPods": self.pending_pods,
+            "pending": [e.to_dict() for e in self.pending],
+            "costPerHour": self.cost_per_hour,
+            "currency": self.prices.currency,
+            "prices": self.prices.meta(),
+            "allocatable": {**self.reservations.to_dict(), "defaultMaxPods": self.default_max_pods},
+            "findings": [f.to_dict() for f in sorted(self.findings, key=sort_key)],
+            "notes": self.notes,
+            "ignoredObjects": self.ignored,
+        }
+
+
+class Simulation:
+    """Everything a run needs, built once; :meth:`run` simulates one autoscaler model."""
+
+    def __init__(self, inputs: Inputs, options: Options) -> None:
+        if options.autoscaler not in AUTOSCALER_MODES:
+            raise InputError(None, None, f"autoscaler model {options.autoscaler!r}: expected one of "
+                                         f"{', '.join(AUTOSCALER_MODES)}")
+        if options.expander not in EXPANDERS:
+            raise InputError(None, None, f"expander {options.expander!r}: expected one of {', '.join(EXPANDERS)}")
+        self.inputs = inputs
+        self.options = options
+        self.version = self._version()
+        self.msgs = facts.messages(self.version)
+        self.scoring = facts.scoring()
+        self.reservations = options.reservations or facts.default_reservations()
+        self.default_max_pods = options.default_max_pods or facts.default_max_pods().value
+        names = {p.name for p in inputs.pools}
+        for c in options.cordon:
+            if c not in names:
+                raise InputError(None, None, f"--cordon {c}: no such pool (pools: {', '.join(sorted(names))})")
+        self.pools = inputs.pools
+        self.shapes_real: list[NodeShape] = [
+            node_shape(p, self.reservations, self._pool_version(p), self.default_max_pods) for p in self.pools]
+        self.workloads = [self._workload(w) for w in inputs.workloads]
+        gpu = facts.autoscaler().gpu_resource
+        resource_names: set[str] = {gpu}
+        for s in self.shapes_real:
+            resource_names |= set(s.allocatable)
+        for w in self.workloads:
+            resource_names |= set(w.requests)
+        self.registry = Registry(resource_names)
+        self.book = ShapeBook(self.registry, options.extended_resource_toleration)
+        for w in self.workloads:
+            if w.problem is not None:
+                continue
+            spec = w.input.workload.pod_spec
+            if w.is_daemonset:
+                host_net = spec.get("hostNetwork") is True
+                w.ds_shape = self.book.shape(spec, w.requests, w.nz_cpu, w.nz_mem, w.priority, w.preempt_never,
+                                             facts.daemonset_tolerations(host_net))
+            else:
+                w.shape = self.book.shape(spec, w.requests, w.nz_cpu, w.nz_mem, w.priority, w.preempt_never)
+        self.ds_shapes = [w.ds_shape for w in self.workloads if w.ds_shape is not None]
+
+    # ---- inputs -------------------------------------------------------------------------------------
+
+    def _version(self) -> tuple[int, int, int]:
+        text = self.options.kubernetes_version
+        try:
+            if text:
+                v = facts.parse_version(text)
+            else:
+                given = [facts.parse_version(p.kubernetes_version) for p in self.inputs.pools if p.kubernetes_version]
+                v = max(given) if given else facts.newest_version()
+        except ValueError as e:
+            raise InputError(None, None, f"--kubernetes-version: {e}") from None
+        if v < facts.oldest_version():
+            raise InputError(None, None, f"Kubernetes {facts.version_text(v)} is older than "
+                                         f"{facts.version_text(facts.oldest_version())}, the oldest version whose "
+                                         "scheduler messages gpupool reproduces")
+        return v
+
+    def _pool_version(self, pool) -> tuple[int, int, int]:  # type: ignore[no-untyped-def]
+        return facts.parse_version(pool.kubernetes_version) if pool.kubernetes_version else self.version
+
+    def _workload(self, wi: WorkloadInput) -> WorkloadInfo:
+        w = wi.workload
+        info = WorkloadInfo(index=wi.order, input=wi, ref=w.ref, kind=w.kind, name=w.name, count=w.replicas)
+        spec = w.pod_spec
+        info.requests, info.nz_cpu, info.nz_mem = effective_requests(spec)
+        pcn = spec.get("priorityClassName")
+        classes = self.inputs.priority_classes
+        builtin = facts.builtin_priorities()
+        policy = spec.get("preemptionPolicy")
+        if pcn:
+            if pcn in classes:
+                info.priority = classes[pcn].value
+                policy = policy or classes[pcn].preemption_policy
+            elif pcn in builtin:
+                info.priority = builtin[pcn]
+            else:
+                prefix = w.name if w.kind == "Pod" else f"{w.name}-"
+                info.problem = (f'pods "{prefix}" is forbidden: no PriorityClass with name {pcn} was found '
+                                "(the Priority admission plugin rejects the pod)")
+        else:
+            default = next((c for c in classes.values() if c.global_default), None)
+            if default is not None:
+                info.priority = default.value
+                policy = policy or default.preemption_policy
+        info.preempt_never = policy == "Never"
+        scheduler = spec.get("schedulerName")
+        if info.problem is None and scheduler not in (None, "", "default-scheduler"):
+            info.problem = f"spec.schedulerName is {scheduler}: the default scheduler leaves the pod to it (not simulated)"
+        gates = spec.get("schedulingGates")
+        if info.problem is None and isinstance(gates, list) and gates:
+            info.problem = "SchedulingGated: the pod waits until its spec.schedulingGates are removed"
+        node = spec.get("nodeName")
+        if info.problem is None and node:
+            info.problem = (f"spec.nodeName is {node}: the pod skips the scheduler and waits for that node "
+                            "(not one of the simulated nodes)")
+        return info
+
+    # ---- running ------------------------------------------------------------------------------------
+
+    def template(self, run: Run, pool_idx: int, mode: str) -> Template:
+        """CA's template for a pool now: a real node's copy, or (``aks`` mode at zero nodes) the SKU template."""
+        spec = self.pools[pool_idx]
+        at_zero = not run.cluster.pools[pool_idx].nodes
+        kind = "aks-template" if mode == "aks" and at_zero else "node"
+        key = (pool_idx, kind)
+        t = run.templates.get(key)
+        if t is None:
+            shape = aks_template(spec) if kind == "aks-template" else self.shapes_real[pool_idx]
+            t = Template(spec, shape, self.registry, self.msgs, self.scoring, self.ds_shapes)
+            run.templates[key] = t
+        return t
+
+    def run(self, mode: str) -> Run:
+        cordon = set(self.options.cordon)
+        cluster = Cluster(self.registry, self.msgs, self.scoring,
+                          [(p, s, p.name in cordon) for p, s in zip(self.pools, self.shapes_real, strict=True)])
+        run = Run(mode, cluster, [], [], [], [p.node_count for p in self.pools])
+        seq = 0
+        ds_waiting: list[Pod] = []
+
+        def add_nodes(pool_idx: int, count: int) -> None:
+            nonlocal seq
+            for nid in cluster.add_nodes(pool_idx, count):
+                for w in self.workloads:
+                    if w.ds_shape is None or cluster.static_node(w.ds_shape, nid) is not None:
+                        continue  # the DaemonSet controller makes no pod for this node
+                    suffix = cluster.node_name[nid].rsplit("-", 1)[-1]
+                    pod = Pod(f"{w.name}-{suffix}", w.index, w.ds_shape, seq, pin=nid, ds=True)
+                    seq += 1
+                    run.pods.append(pod)
+                    target = cluster.select(pod)
+                    if target is not None:
+                        cluster.bind(pod, target)
+                    else:
+                        ds_waiting.append(pod)
+
+        for i, p in enumerate(self.pools):
+            add_nodes(i, p.node_count)
+        queue: list[Pod] = []
+        for w in self.workloads:
+            if w.is_daemonset:
+                continue
+            for k in range(w.count or 0):
+                pod = Pod(f"{w.name}-{k}" if w.kind != "Pod" else w.name, w.index, w.shape, seq)  # type: ignore[arg-type]
+                seq += 1
+                if w.problem is not None:
+                    pod.status = w.problem
+                queue.append(pod)
+                run.pods.append(pod)
+        pending = self._schedule(run, ds_waiting + queue)
+        ds_waiting.clear()
+
+        autoscaled = [i for i, p in enumerate(self.pools) if p.autoscaler is not None]
+        if mode != "none" and autoscaled:
+            limit_total = facts.autoscaler().max_nodes_per_scale_up
+            while True:
+                eligible = [p for p in pending if not p.ds and p.status is None]
+                if not eligible:
+                    break
+                groups: dict[tuple[int, int], list[Pod]] = {}
+                for p in eligible:
+                    groups.setdefault((p.workload, p.shape.id), []).append(p)
+                options: list[Option] = []
+                for i in autoscaled:
+                    pool = cluster.pools[i]
+                    cur, mx = len(pool.nodes), self.pools[i].autoscaler.max_count  # type: ignore[union-attr]
+                    if cur >= mx:
+                        continue
+                    t = self.template(run, i, mode)
+                    fitting = [(g[0].shape, g) for g in groups.values() if not t.reasons(g[0].shape)]
+                    if not fitting:
+                        continue
+                    count, helped = t.estimate(fitting, min(limit_total, mx - cur))
+                    if count:
+                        options.append(Option(i, count, helped, t))
+                if not options:
+                    break
+                opt = choose(options, self.options.expander)
+                spec = self.pools[opt.pool_idx]
+                cur = len(cluster.pools[opt.pool_idx].nodes)
+                new = cur + opt.count
+                mx = spec.autoscaler.max_count  # type: ignore[union-attr]
+                event = messages.ca_triggered(self.msgs, group_id(spec), cur, new, mx)
+                per_workload = Counter(self.workloads[p.workload].ref for p in opt.pods)
+                run.scale_ups.append(ScaleUp(spec.name, group_id(spec), cur, new, mx, opt.template.kind,
+                                             len(opt.pods), event, dict(per_workload)))
+                add_nodes(opt.pool_idx, opt.count)
+                pending = self._schedule(run, pending + ds_waiting)
+                ds_waiting.clear()
+        run.pending = pending
+        self._explain(run, autoscaled if mode != "none" else [])
+        return run
+
+    def _schedule(self, run: Run, pods: list[Pod]) -> list[Pod]:
+        """Try ``pods`` in queue order; returns those left Pending. Preempts when kube-scheduler would."""
+        cluster = run.cluster
+        failed_at: dict[int, int] = {}
+        still: list[Pod] = []
+        recreated: list[Pod] = []
+        for pod in sorted(pods, key=Pod.queue_key):
+            if pod.status is not None:
+                still.append(pod)
+                continue
+            shape = pod.shape
+            if pod.pin is None and failed_at.get(shape.id) == cluster.version:
+                still.append(pod)  # an identical pod just failed and nothing changed since
+                continue
+            nid = cluster.select(pod)
+            if nid is not None:
+                cluster.bind(pod, nid)
+                continue
+            if not shape.preempt_never and cluster.placed_priorities and min(cluster.placed_priorities) < shape.priority:
+                d = cluster.diagnose(pod)
+                if d.preempt_nodes:
+                    _, victims = cluster.preempt(pod, d.preempt_nodes)
+                    recreated += self._replace(run, victims, pod)
+                    continue
+            if pod.pin is None:
+                failed_at[shape.id] = cluster.version
+            still.append(pod)
+        if recreated:
+            still += self._schedule(run, recreated)
+        return still
+
+    def _replace(self, run: Run, victims: list[Pod], by: Pod) -> list[Pod]:
+        """Preempted pods: controllers make new ones (a bare Pod is gone); DaemonSet pods return to their node."""
+        out = []
+        seq = max((p.seq for p in run.pods), default=0) + 1
+        for v in victims:
+            w = self.workloads[v.workload]
+            if w.kind == "Pod":
+                v.status = f"preempted by {by.name} (priority {by.priority}); a bare Pod is not recreated"
+                out.append(v)
+                continue
+            new = Pod(v.name + "-r", v.workload, v.shape, seq, pin=v.pin, ds=v.ds)
+            seq += 1
+            run.pods.append(new)
+            run.pods.remove(v)
+            out.append(new)
+        return out
+
+    def _explain(self, run: Run, autoscaled: list[int]) -> None:
+        """Final messages for every pending pod: the scheduler's, and the autoscaler's last verdict."""
+        cluster = run.cluster
+        cache: dict[tuple, str] = {}
+        for pod in run.pending:
+            if pod.status is not None:
+                run.sched_msg[id(pod)] = pod.status
+                run.ca_msg[id(pod)] = None
+                continue
+            key = (pod.shape.id, pod.pin)
+            msg = cache.get(key)
+            if msg is None:
+                msg = cache[key] = cluster.diagnose(pod).message
+            run.sched_msg[id(pod)] = msg
+            if pod.ds or not autoscaled:
+                run.ca_msg[id(pod)] = None
+                continue
+            ca_key = ("ca", pod.shape.id)
+            ca = cache.get(ca_key)
+            if ca is None:
+                reasons: Counter[str] = Counter()
+                for i in autoscaled:
+                    if len(cluster.pools[i].nodes) >= self.pools[i].autoscaler.max_count:  # type: ignore[union-attr]
+                        reasons[self.msgs.ca_max_size] += 1
+                        continue
+                    for r in set(self.template(run, i, run.mode).reasons(pod.shape)):
+                        reasons[r] += 1
+                ca = cache[ca_key] = messages.ca_not_triggered(self.msgs, reasons)
+            run.ca_msg[id(pod)] = ca
+
+    # ---- results ------------------------------------------------------------------------------------
+
+    def result(self, run: Run, prices: PriceTable, findings: list[Finding], notes: list[str]) -> SimulationResult:
+        cluster = run.cluster
+        pools: list[PoolResult] = []
+        total_cost: float | None = 0.0
+        ds_by_pool: Counter[int] = Counter()
+        pods_by_pool: Counter[int] = Counter()
+        for p in run.pods:
+            if p.node is not None:
+                (ds_by_pool if p.ds else pods_by_pool)[cluster.node_pool[p.node]] += 1
+        for i, spec in enumerate(self.pools):
+            ps = cluster.pools[i]
+            n = len(ps.nodes)
+            used = cluster.pool_used(ps)
+            res: dict[str, dict[str, float | int]] = {}
+            for name, idx in self.registry.index.items():
+                alloc = ps.alloc[idx] * n
+                if not alloc and not used[idx]:
+                    continue
+                if name == "cpu":
+                    res[name] = {"allocatable": alloc / 1000, "used": used[idx] / 1000,
+                                 "free": (alloc - used[idx]) / 1000}
+                else:
+                    res[name] = {"allocatable": alloc, "used": used[idx], "free": alloc - used[idx]}
+            price = prices.get(spec.vm_size)
+            cost = None
+            if price is not None:
+                per = price.spot if spec.priority == "Spot" and price.spot is not None else price.per_hour
+                cost = round(per * n, 6)
+            if cost is None:
+                total_cost = None if n else total_cost
+            elif total_cost is not None:
+                total_cost += cost
+            pools.append(PoolResult(
+                name=spec.name, vm_size=spec.vm_size, nodes=n, initial=run.initial[i], added=run.added(i),
+                max_nodes=spec.autoscaler.max_count if spec.autoscaler else None,
+                daemonset_pods=ds_by_pool[i], pods=pods_by_pool[i], resources=res, price=price, cost_per_hour=cost,
+                scale_ups=[s for s in run.scale_ups if s.pool == spec.name], cordoned=ps.cordoned,
+                notes=self.shapes_real[i].notes,
+            ))
+        groups: dict[tuple, PendingEntry] = {}
+        for pod in sorted(run.pending, key=lambda p: (p.workload, p.seq)):
+            w = self.workloads[pod.workload]
+            key = (pod.workload, run.sched_msg[id(pod)], run.ca_msg[id(pod)])
+            e = groups.get(key)
+            if e is None:
+                groups[key] = PendingEntry(w.ref, pod.name, 1, run.sched_msg[id(pod)], run.ca_msg[id(pod)],
+                                           w.input.path, w.input.line)
+            else:
+                e.count += 1
+        placed = sum(1 for p in run.pods if p.node is not None and not p.ds)
+        ds = sum(1 for p in run.pods if p.node is not None and p.ds)
+        return SimulationResult(
+            kubernetes_version=facts.version_text(self.version),
+            autoscaler=run.mode,
+            expander=self.options.expander,
+            pools=pools,
+            placed=placed,
+            daemonset_pods=ds,
+            pending=list(groups.values()),
+            cost_per_hour=round(total_cost, 6) if total_cost is not None else None,
+            prices=prices,
+            reservations=self.reservations,
+            default_max_pods=self.default_max_pods,
+            findings=findings,
+            notes=notes,
+            ignored=dict(self.inputs.ignored),
+            simulation=self,
+        )
+
+
+@dataclass
+class RuleContext:
+    """What GP5xx rules see: the simulation, the chosen run and (when autoscaled pools exist) both models."""
+
+    simulation: Simulation
+    run: Run
+    aks: Run | None
+    exact: Run | None
+    prices: PriceTable
+
+    def finding(self, rule: Any, message: str, *, pool: Any = None, workload: WorkloadInfo | None = None,
+                fix: str | None = None, severity: Severity | None = None, **extra: Any) -> Finding:
+        path = line = None
+        obj = None
+        if workload is not None:
+            path, line, obj = workload.input.path, workload.input.line, workload.ref
+        elif pool is not None:
+            path, line, obj = pool.where.path, pool.where.line_of("autoscaler", "vmSize"), f"pool {pool.name}"
+        return Finding(rule.ID, severity or rule.SEVERITY, message, path, line, None, obj, fix, extra)
+
+
+def simulate(inputs: Inputs, options: Options | None = None) -> SimulationResult:
+    """Run the simulation (and, for the findings, the other autoscaler model too). Raises InputError."""
+    from gpupool.rules import family
+
+    options = options or Options()
+    sim = Simulation(inputs, options)
+    prices = options.prices or bundled()
+    run = sim.run(options.autoscaler)
+    aks = exact = None
+    if any(p.autoscaler is not None for p in sim.pools) and options.autoscaler != "none":
+        other = "exact" if options.autoscaler == "aks" else "aks"
+        second = sim.run(other) if options.compare else None
+        aks, exact = (run, second) if options.autoscaler == "aks" else (second, run)
+    ctx = RuleContext(sim, run, aks, exact, prices)
+    findings: list[Finding] = []
+    for rule in family("gpupool.simulate.rules"):
+        findings.extend(rule.module.check(ctx))
+    notes = _notes(sim, prices)
+    return sim.result(run, prices, findings, notes)
+
+
+def _notes(sim: Simulation, prices: PriceTable) -> list[str]:
+    notes = []
+    if prices.any_estimate:
+        notes.append(f"prices are estimates ({prices.region}, {prices.currency}, asOf {prices.as_of}); "
+                     "use --prices FILE or --fetch-prices for real ones")
+    locations = {p.location for p in sim.pools if p.location}
+    if locations and locations != {prices.region}:
+        notes.append(f"prices are for {prices.region}; pools are in {', '.join(sorted(locations))}")
+    for p in sim.pools:
+        if prices.get(p.vm_size) is None:
+            notes.append(f"no price for {p.vm_size} (pool {p.name}): its cost is unknown")
+        if p.priority == "Spot":
+            price = prices.get(p.vm_size)
+            if price is not None and price.spot is None:
+                notes.append(f"pool {p.name} is Spot but the table has no Spot price for {p.vm_size}: "
+                             "the pay-as-you-go price is used (an upper bound)")
+    if any("ephemeral-storage" in str(w.input.workload.pod_spec) for w in sim.workloads):
+        notes.append("ephemeral-storage requests are not simulated")
+    return notes

@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+import json
+
+from support import EXAMPLES, make_pool, run_cli, run_program
+
+from gpupool.design.plan import final_settings, plan_pools
+
+
+def test_plan_quickstart_example_text():
+    r = run_cli("plan", str(EXAMPLES / "t4-driver-only.yaml"))
+    assert r.exit_code == 0, r.stdout + r.stderr
+    out = r.stdout
+    assert "GpuNodePool gpunp" in out and "nvidia.com/gpu: 1" in out
+    assert "Final at creation" in out and "vmSize = Standard_NC4as_T4_v3" in out
+    assert "--node-taints sku=gpu:NoSchedule" in out and "--enable-cluster-autoscaler" in out
+
+
+def test_plan_json_mig_mixed():
+    r = run_cli("plan", str(EXAMPLES / "a100-mig-mixed.yaml"), "-o", "json")
+    data = json.loads(r.stdout)
+    assert data["version"] == 1
+    pools = {p["name"]: p for p in data["pools"]}
+    assert pools["a100mig"]["advertised"] == {"nvidia.com/mig-1g.5gb": 56}
+    assert pools["a100mig"]["advertisedTotal"]["max"] == {"nvidia.com/mig-1g.5gb": 112}
+    assert pools["system"]["advertised"] == {}
+    fields = [f["field"] for f in pools["a100mig"]["finalAtCreation"]]
+    assert {"vmSize", "gpu.instanceProfile", "gpu.driver", "priority"} <= set(fields)
+    assert "gpu.migStrategy" not in fields  # self-managed: the plugin's flag, changeable in place
+    assert all(f["source"] for f in pools["a100mig"]["finalAtCreation"])
+    assert pools["a100mig"]["commands"][0][:4] == ["az", "aks", "nodepool", "add"]
+
+
+def test_managed_mig_strategy_is_final():
+    pool = make_pool("Standard_NC24ads_A100_v4", gpu={"managed": True, "instanceProfile": "MIG1g",
+                                                       "migStrategy": "Mixed"})
+    fields = {s.field: s.value for s in final_settings(pool)}
+    assert fields["gpu.migStrategy"] == "Mixed" and fields["gpu.managed"] == "true"
+
+
+def test_plan_carries_check_findings_and_exit_code():
+    r = run_cli("plan", str(EXAMPLES / "mistakes.yaml"), "-o", "json")
+    assert r.exit_code == 1
+    rules = {f["rule"] for f in json.loads(r.stdout)["findings"]}
+    assert {"GP105", "GP109", "GP114"} <= rules
+    plan = plan_pools([make_pool()])
+    assert plan.findings == [] or all(f.severity.value != "error" for f in plan.findings)
+
+
+def test_plan_bad_input_exit_2(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: g}\nspec:\n  vmSize: [\n")
+    r = run_program("plan", str(bad))
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"gpupool: error: {bad}:") and r.stderr.count("\n") == 1
+    assert "Traceback" not in r.stderr
