@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from support import run_cli, run_program
 
 

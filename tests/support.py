@@ -30,7 +30,9 @@ class Result:
 def run_cli(*args: str, input: str | None = None) -> Result:
     """Invoke the Typer app in-process (fast), with stdout and stderr kept apart."""
     runner = CliRunner()
-    r = runner.invoke(app, list(args), input=input, catch_exceptions=False, env={"NO_COLOR": "1", "COLUMNS": "200"})
+    r = runner.invoke(
+        app, list(args), input=input, catch_exceptions=False, env={"NO_COLOR": "1", "COLUMNS": "200"}
+    )
     return Result(r.exit_code, r.stdout, r.stderr)
 
 
@@ -49,9 +51,18 @@ def run_program(*args: str, input: str | None = None, cwd: Path | None = None) -
     return Result(p.returncode, p.stdout, p.stderr)
 
 
-def pool_doc(vm_size: str = "Standard_NC4as_T4_v3", kind: str = "GpuNodePool", name: str = "gpunp",
-             gpu: dict[str, Any] | None = None, **spec: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {"resourceGroup": "myResourceGroup", "clusterName": "myAKSCluster", "vmSize": vm_size}
+def pool_doc(
+    vm_size: str = "Standard_NC4as_T4_v3",
+    kind: str = "GpuNodePool",
+    name: str = "gpunp",
+    gpu: dict[str, Any] | None = None,
+    **spec: Any,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "resourceGroup": "myResourceGroup",
+        "clusterName": "myAKSCluster",
+        "vmSize": vm_size,
+    }
     body.update(spec)
     if gpu is not None:
         body["gpu"] = gpu

@@ -7,11 +7,11 @@ Engines yield findings; reporters (``gpupool.report``) print them; the CLI turns
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     ERROR = "error"  # will fail, be rejected, or cost money
     WARNING = "warning"  # likely wrong
     INFO = "info"  # worth knowing

@@ -199,7 +199,9 @@ def read_text(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> str:
     except OSError as e:
         raise InputError(name, None, f"cannot read: {e.strerror or e}") from None
     if len(raw) > max_bytes:
-        raise InputError(name, None, f"file is larger than {max_bytes // (1024 * 1024)} MiB; refusing to load it")
+        raise InputError(
+            name, None, f"file is larger than {max_bytes // (1024 * 1024)} MiB; refusing to load it"
+        )
     return decode(raw, "<stdin>" if name == "-" else name)
 
 

@@ -2,9 +2,8 @@ from __future__ import annotations
 
 import json
 
-from support import EXAMPLES, make_pool, run_cli, run_program
-
 from gpupool.design.plan import final_settings, plan_pools
+from support import EXAMPLES, make_pool, run_cli, run_program
 
 
 def test_plan_quickstart_example_text():
@@ -32,8 +31,9 @@ def test_plan_json_mig_mixed():
 
 
 def test_managed_mig_strategy_is_final():
-    pool = make_pool("Standard_NC24ads_A100_v4", gpu={"managed": True, "instanceProfile": "MIG1g",
-                                                       "migStrategy": "Mixed"})
+    pool = make_pool(
+        "Standard_NC24ads_A100_v4", gpu={"managed": True, "instanceProfile": "MIG1g", "migStrategy": "Mixed"}
+    )
     fields = {s.field: s.value for s in final_settings(pool)}
     assert fields["gpu.migStrategy"] == "Mixed" and fields["gpu.managed"] == "true"
 

@@ -18,8 +18,13 @@ AZ_A100 = DATA / "az-show-a100-managed-mig.json"  # managed A100 pool a100mig, M
 AZ_LIST = DATA / "az-list.json"  # az aks nodepool list: nodepool1 (System), gpunp, spotgpu (Spot)
 
 
-def spec(name: str = "gpunp", vm_size: str = "Standard_NC4as_T4_v3", kind: str = "GpuNodePool",
-         gpu: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+def spec(
+    name: str = "gpunp",
+    vm_size: str = "Standard_NC4as_T4_v3",
+    kind: str = "GpuNodePool",
+    gpu: dict[str, Any] | None = None,
+    **fields: Any,
+) -> dict[str, Any]:
     """A pool spec document; by default the same pool as az-show-t4.json."""
     body: dict[str, Any] = {
         "resourceGroup": "myResourceGroup",
@@ -47,7 +52,7 @@ def az_json(path: Path = AZ_T4, **changes: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def write(tmp_path: Path):
-    """write(name, data) -> path: YAML for dicts/lists of documents, JSON for names ending in .json, text as is."""
+    """write(name, data) -> path: YAML for dicts/lists of documents, JSON for *.json, text as is."""
 
     def _write(name: str, data: Any) -> Path:
         p = tmp_path / name
@@ -65,9 +70,16 @@ def write(tmp_path: Path):
     return _write
 
 
-def deployment(name: str, namespace: str = "ml", gpus: int | None = 1, tolerations: list | None = None,
-               node_selector: dict | None = None, labels: dict | None = None, kind: str = "Deployment",
-               resource: str = "nvidia.com/gpu") -> dict[str, Any]:
+def deployment(
+    name: str,
+    namespace: str = "ml",
+    gpus: int | None = 1,
+    tolerations: list | None = None,
+    node_selector: dict | None = None,
+    labels: dict | None = None,
+    kind: str = "Deployment",
+    resource: str = "nvidia.com/gpu",
+) -> dict[str, Any]:
     labels = labels or {"app": name}
     container: dict[str, Any] = {"name": "main", "image": "nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04"}
     if gpus:
@@ -78,14 +90,24 @@ def deployment(name: str, namespace: str = "ml", gpus: int | None = 1, toleratio
     if node_selector is not None:
         pod["nodeSelector"] = node_selector
     if kind == "Pod":
-        return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": namespace,
-                                                                "labels": labels}, "spec": pod}
-    body: dict[str, Any] = {"selector": {"matchLabels": labels}, "template": {"metadata": {"labels": labels},
-                                                                              "spec": pod}}
+        return {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {"name": name, "namespace": namespace, "labels": labels},
+            "spec": pod,
+        }
+    body: dict[str, Any] = {
+        "selector": {"matchLabels": labels},
+        "template": {"metadata": {"labels": labels}, "spec": pod},
+    }
     if kind != "DaemonSet":
         body["replicas"] = 1
-    return {"apiVersion": "apps/v1", "kind": kind, "metadata": {"name": name, "namespace": namespace},
-            "spec": body}
+    return {
+        "apiVersion": "apps/v1",
+        "kind": kind,
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": body,
+    }
 
 
 SKU_GPU = {"key": "sku", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}
@@ -93,6 +115,12 @@ SKU_GPU = {"key": "sku", "operator": "Equal", "value": "gpu", "effect": "NoSched
 STUB = r"""#!/usr/bin/env bash
 # Stub for {tool}: records its arguments (one line per call) and answers like a healthy cluster.
 {{ printf '%s' '{tool}'; printf ' %s' "$@"; printf '\n'; }} >> "$STUB_LOG"
+for a in "$@"; do
+  if [ -n "${{STUB_FAIL:-}}" ] && [ "$a" = "${{STUB_FAIL:-}}" ]; then
+    echo "stub {tool}: $a failed" >&2
+    exit 1
+  fi
+done
 if [ '{tool}' = az ]; then exit 0; fi
 args=" $* "
 selector=""
@@ -105,8 +133,8 @@ pool="${{selector#*=}}"
 case "$args" in
   *" config current-context "*) echo myAKSCluster ;;
   *" apply "*) cat > /dev/null ;;
-  *" get nodes "*" -o name "*) echo "node/aks-$pool-12345678-vmss000000" ;;
-  *" get nodes "*"metadata.name"*) echo "aks-$pool-12345678-vmss000000" ;;
+  *" get nodes "*" -o name "*) printf 'node/aks-%s-12345678-vmss00000%s\n' "$pool" 0 "$pool" 1 ;;
+  *" get nodes "*"metadata.name"*) echo "aks-$pool-12345678-vmss000000 aks-$pool-12345678-vmss000001" ;;
   *" get pods "*) echo "aks-${{STUB_NEW_POOL:-gpunp2}}-12345678-vmss000000 Running" ;;
 esac
 exit 0

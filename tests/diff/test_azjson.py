@@ -6,8 +6,8 @@ import json
 import re
 
 import pytest
-from diff.helpers import AZ_A100, AZ_LIST, AZ_T4, az_json
 
+from diff.helpers import AZ_A100, AZ_LIST, AZ_T4, az_json
 from gpupool.errors import InputError
 from gpupool.spec import azjson, load_pools
 
@@ -28,8 +28,13 @@ def test_show_json_t4_pool():
     assert p.autoscaler is not None and (p.autoscaler.min_count, p.autoscaler.max_count) == (1, 3)
     assert p.node_count == 2
     assert [str(t) for t in p.node_taints] == ["sku=gpu:NoSchedule"]
-    assert (p.kubernetes_version, p.max_pods, p.mode, p.os_sku, p.priority) == ("1.34", 110, "User", "Ubuntu",
-                                                                                "Regular")
+    assert (p.kubernetes_version, p.max_pods, p.mode, p.os_sku, p.priority) == (
+        "1.34",
+        110,
+        "User",
+        "Ubuntu",
+        "Regular",
+    )
     assert p.gpu_settings.driver == "Install" and not p.gpu_settings.managed
     assert az.current_version == "1.34.6" and az.power_state == "Running"
     assert az.provisioning_state == "Succeeded" and az.pool_type == "VirtualMachineScaleSets"
@@ -41,14 +46,20 @@ def test_show_json_t4_pool():
 
 def test_unmodeled_settings_are_kept_not_defaults():
     az = one(AZ_T4)
-    assert az.unmodeled == {"osDiskSizeGb": 128, "osDiskType": "Managed", "upgradeSettings.maxSurge": "10%",
-                            "upgradeSettings.maxUnavailable": "0"}
+    assert az.unmodeled == {
+        "osDiskSizeGb": 128,
+        "osDiskType": "Managed",
+        "upgradeSettings.maxSurge": "10%",
+        "upgradeSettings.maxUnavailable": "0",
+    }
     a100 = one(AZ_A100)
     assert a100.unmodeled["osDiskType"] == "Ephemeral"
     assert a100.unmodeled["tags.team"] == "ml"
     assert a100.unmodeled["vnetSubnetId"].endswith("/subnets/gpu")
-    assert not any(k.startswith(("nodeLabels", "nodeTaints", "availabilityZones", "powerState", "id"))
-                   for k in a100.unmodeled)
+    assert not any(
+        k.startswith(("nodeLabels", "nodeTaints", "availabilityZones", "powerState", "id"))
+        for k in a100.unmodeled
+    )
 
 
 def test_show_json_managed_mig_pool():
@@ -73,7 +84,9 @@ def test_list_json_and_spot_pool():
     assert [str(t) for t in spot.pool.node_taints] == ["sku=gpu:NoSchedule"]
     assert spot.pool.node_labels == {}
     assert any("scalesetpriority=spot:NoSchedule" in n for n in spot.notes)
-    assert "kubernetes.azure.com/scalesetpriority=spot:NoSchedule" in [str(t) for t in spot.pool.effective_taints]
+    assert "kubernetes.azure.com/scalesetpriority=spot:NoSchedule" in [
+        str(t) for t in spot.pool.effective_taints
+    ]
     assert "spotMaxPrice" not in spot.unmodeled and "scaleSetEvictionPolicy" not in spot.unmodeled
     assert azjson.pick(list(pools.values()), "gpunp", "x").pool.name == "gpunp"
     with pytest.raises(InputError, match="pick one with --name"):
@@ -86,8 +99,13 @@ def test_cluster_json_agent_pool_profiles(write):
     t4 = az_json()
     for k in ("id", "resourceGroup", "type"):
         t4.pop(k)
-    cluster = {"id": "/subscriptions/s/resourcegroups/rg1/providers/Microsoft.ContainerService/managedClusters/c1",
-               "name": "c1", "location": "westeurope", "resourceGroup": "rg1", "agentPoolProfiles": [t4]}
+    cluster = {
+        "id": "/subscriptions/s/resourcegroups/rg1/providers/Microsoft.ContainerService/managedClusters/c1",
+        "name": "c1",
+        "location": "westeurope",
+        "resourceGroup": "rg1",
+        "agentPoolProfiles": [t4],
+    }
     p = one(write("cluster.json", cluster)).pool
     assert (p.resource_group, p.cluster_name, p.location, p.name) == ("rg1", "c1", "westeurope", "gpunp")
 
@@ -151,9 +169,16 @@ def test_bad_values_point_at_their_line(write, change, needle, message):
         ("[]\n", 1, "empty list"),
         ('{"name": "gpunp", "vmSize": "Standard_NC4as_T4_v3"}\n', 1, "not a node pool object"),
         ('[\n  {"name": "a", "count": 1, "vmSize": "Standard_D4s_v5"},\n  42\n]\n', 3, "got integer"),
-        ('{\n  "name": "a",\n  "count": 1,\n  "count": 2,\n  "vmSize": "Standard_D4s_v5"\n}\n', 4, "duplicate key"),
-        ('{"name": "a", "count": 1, "vmSize": "Standard_D4s_v5", "enableAutoScaling": true}\n', 1,
-         "minCount/maxCount are null"),
+        (
+            '{\n  "name": "a",\n  "count": 1,\n  "count": 2,\n  "vmSize": "Standard_D4s_v5"\n}\n',
+            4,
+            "duplicate key",
+        ),
+        (
+            '{"name": "a", "count": 1, "vmSize": "Standard_D4s_v5", "enableAutoScaling": true}\n',
+            1,
+            "minCount/maxCount are null",
+        ),
     ],
 )
 def test_garbage_is_one_line_with_line_number(write, text, line, message):
@@ -189,8 +214,8 @@ def test_yaml_lists_unmodeled_settings_as_comments():
 
 
 def test_fixtures_have_the_shape_of_the_sdk_agent_pool():
-    """The fixtures' keys are what the Azure CLI prints: AgentPool attributes in camelCase (plus the two keys the
-    CLI adds, resourceGroup and typePropertiesType)."""
+    """The fixtures' keys are what the Azure CLI prints: AgentPool attributes in camelCase (plus the two keys
+    the CLI adds, resourceGroup and typePropertiesType)."""
     models = pytest.importorskip("azure.mgmt.containerservice.models")
 
     def snake(key: str) -> str:
@@ -211,8 +236,15 @@ def test_fixtures_have_the_shape_of_the_sdk_agent_pool():
 
 
 def test_resource_id_parsing():
-    rid = azjson.parse_resource_id("/subscriptions/s/resourcegroups/RG/providers/Microsoft.ContainerService/"
-                                   "managedClusters/c/agentPools/p")
-    assert rid is not None and (rid.subscription, rid.resource_group, rid.cluster, rid.pool) == ("s", "RG", "c", "p")
+    rid = azjson.parse_resource_id(
+        "/subscriptions/s/resourcegroups/RG/providers/Microsoft.ContainerService/"
+        "managedClusters/c/agentPools/p"
+    )
+    assert rid is not None and (rid.subscription, rid.resource_group, rid.cluster, rid.pool) == (
+        "s",
+        "RG",
+        "c",
+        "p",
+    )
     assert azjson.parse_resource_id("/subscriptions/s/resourceGroups/rg") is None
     assert azjson.parse_resource_id(42) is None

@@ -4,8 +4,8 @@ exact command, the reason and its source. CURRENT is `az aks nodepool show -o js
 from __future__ import annotations
 
 import pytest
-from diff.helpers import AZ_A100, AZ_T4, az_json, spec
 
+from diff.helpers import AZ_A100, AZ_T4, az_json, spec
 from gpupool.diff import diff, table
 from gpupool.diff.engine import COMPARERS
 from gpupool.spec import azjson, parse_pool
@@ -26,7 +26,9 @@ def only(result, field):
     return changes[field]
 
 
-BASE = "az aks nodepool update --resource-group 'myResourceGroup' --cluster-name 'myAKSCluster' --name 'gpunp'"
+BASE = (
+    "az aks nodepool update --resource-group 'myResourceGroup' --cluster-name 'myAKSCluster' --name 'gpunp'"
+)
 
 
 def test_identical_pool_has_no_changes():
@@ -81,7 +83,10 @@ def test_labels_update_and_clear():
 @pytest.mark.parametrize(
     ("desired", "flags"),
     [
-        (spec(autoscaler={"minCount": 0, "maxCount": 5}), "--update-cluster-autoscaler --min-count '0' --max-count '5'"),
+        (
+            spec(autoscaler={"minCount": 0, "maxCount": 5}),
+            "--update-cluster-autoscaler --min-count '0' --max-count '5'",
+        ),
         (spec(autoscaler=None), "--disable-cluster-autoscaler"),
     ],
 )
@@ -100,8 +105,10 @@ def test_node_count_is_a_scale_without_autoscaler():
     cur = parse_pool(spec(autoscaler=None, nodeCount=2), "c.yaml")
     c = only(diff(cur, parse_pool(spec(autoscaler=None, nodeCount=4), "d.yaml")), "nodeCount")
     assert c.action == "update"
-    assert c.command == ("az aks nodepool scale --resource-group 'myResourceGroup' --cluster-name 'myAKSCluster' "
-                         "--name 'gpunp' --node-count '4'")
+    assert c.command == (
+        "az aks nodepool scale --resource-group 'myResourceGroup' --cluster-name 'myAKSCluster' "
+        "--name 'gpunp' --node-count '4'"
+    )
     # with the autoscaler on, the count is the autoscaler's business: not a change
     assert run(spec(nodeCount=3)).changes == ()
 
@@ -115,7 +122,9 @@ def test_mode_is_an_update():
 def test_kubernetes_upgrade_in_place_and_downgrade_needs_a_new_pool():
     c = only(run(spec(kubernetesVersion="1.35")), "kubernetesVersion")
     assert c.action == "update"
-    assert c.command.startswith("az aks nodepool upgrade ") and c.command.endswith("--kubernetes-version '1.35'")
+    assert c.command.startswith("az aks nodepool upgrade ") and c.command.endswith(
+        "--kubernetes-version '1.35'"
+    )
     assert run(spec(kubernetesVersion="1.34")).changes == ()  # 1.34 matches the pool's 1.34(.6)
     assert only(run(spec(kubernetesVersion="1.33")), "kubernetesVersion").action == "recreate"
 
@@ -219,9 +228,10 @@ def test_another_cluster_has_no_migration():
 
 def test_commands_for_a_new_pool_are_the_migration_steps_in_order():
     cmds = run(spec(vm_size="Standard_NC8as_T4_v3")).commands()
-    kinds = [next(k for k in ("nodepool add", "wait", "cordon", "drain", "--disable-cluster-autoscaler",
-                              "nodepool scale", "nodepool delete") if k in c) for c in cmds]
-    assert kinds == ["nodepool add", "wait", "wait", "cordon", "drain", "--disable-cluster-autoscaler",
+    steps = ("nodepool add", "wait", "--disable-cluster-autoscaler", "cordon", "drain", "nodepool scale",
+             "nodepool delete")
+    kinds = [next(k for k in steps if k in c) for c in cmds]
+    assert kinds == ["nodepool add", "wait", "wait", "--disable-cluster-autoscaler", "cordon", "drain",
                      "nodepool scale", "nodepool delete"]
     assert "--name 'gpunp2'" in cmds[0] and "--node-vm-size 'Standard_NC8as_T4_v3'" in cmds[0]
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 from fractions import Fraction
 
 import pytest
@@ -14,8 +15,18 @@ SKU = Taint("sku", "gpu", "NoSchedule")
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("1", 1), ("500m", Fraction(1, 2)), ("1Gi", 2**30), ("1G", 10**9), ("1e3", 1000), ("0.5", Fraction(1, 2)),
-     (2, 2), ("100Mi", 100 * 2**20), ("+1", 1), (".5", Fraction(1, 2))],
+    [
+        ("1", 1),
+        ("500m", Fraction(1, 2)),
+        ("1Gi", 2**30),
+        ("1G", 10**9),
+        ("1e3", 1000),
+        ("0.5", Fraction(1, 2)),
+        (2, 2),
+        ("100Mi", 100 * 2**20),
+        ("+1", 1),
+        (".5", Fraction(1, 2)),
+    ],
 )
 def test_quantities(text, value):
     assert quantity.parse_quantity(text) == value
@@ -29,10 +40,8 @@ def test_bad_quantities(bad):
 
 @given(st.text(max_size=20))
 def test_quantity_parser_never_crashes(text):
-    try:
+    with contextlib.suppress(ValueError):
         quantity.parse_quantity(text)
-    except ValueError:
-        pass
 
 
 @pytest.mark.parametrize(
@@ -57,8 +66,11 @@ def test_untolerated_ignores_prefer_no_schedule():
     soft = Taint("soft", "", "PreferNoSchedule")
     assert taints.untolerated([SKU, soft], []) == [SKU]
     assert taints.untolerated([SKU], [taints.toleration_for(SKU)]) == []
-    assert taints.toleration_for(Taint("k", "", "NoExecute")) == {"key": "k", "operator": "Exists",
-                                                                  "effect": "NoExecute"}
+    assert taints.toleration_for(Taint("k", "", "NoExecute")) == {
+        "key": "k",
+        "operator": "Exists",
+        "effect": "NoExecute",
+    }
 
 
 LABELS = {"agentpool": "gpunp", "kubernetes.azure.com/accelerator": "nvidia", "gen": "5"}
@@ -70,18 +82,90 @@ LABELS = {"agentpool": "gpunp", "kubernetes.azure.com/accelerator": "nvidia", "g
         ({}, True),
         ({"nodeSelector": {"agentpool": "gpunp"}}, True),
         ({"nodeSelector": {"agentpool": "other"}}, False),
-        ({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
-            {"matchExpressions": [{"key": "agentpool", "operator": "In", "values": ["x"]}]},
-            {"matchExpressions": [{"key": "agentpool", "operator": "In", "values": ["gpunp"]}]}]}}}}, True),
-        ({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
-            {"matchExpressions": [{"key": "gen", "operator": "Gt", "values": ["4"]},
-                                  {"key": "spot", "operator": "DoesNotExist"}]}]}}}}, True),
-        ({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
-            {"matchExpressions": [{"key": "gen", "operator": "Lt", "values": ["4"]}]}]}}}}, False),
-        ({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
-            "nodeSelectorTerms": []}}}}, False),
-        ({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
-            {"matchExpressions": [{"key": "agentpool", "operator": "NotIn", "values": ["gpunp"]}]}]}}}}, False),
+        (
+            {
+                "affinity": {
+                    "nodeAffinity": {
+                        "requiredDuringSchedulingIgnoredDuringExecution": {
+                            "nodeSelectorTerms": [
+                                {
+                                    "matchExpressions": [
+                                        {"key": "agentpool", "operator": "In", "values": ["x"]}
+                                    ]
+                                },
+                                {
+                                    "matchExpressions": [
+                                        {"key": "agentpool", "operator": "In", "values": ["gpunp"]}
+                                    ]
+                                },
+                            ]
+                        }
+                    }
+                }
+            },
+            True,
+        ),
+        (
+            {
+                "affinity": {
+                    "nodeAffinity": {
+                        "requiredDuringSchedulingIgnoredDuringExecution": {
+                            "nodeSelectorTerms": [
+                                {
+                                    "matchExpressions": [
+                                        {"key": "gen", "operator": "Gt", "values": ["4"]},
+                                        {"key": "spot", "operator": "DoesNotExist"},
+                                    ]
+                                }
+                            ]
+                        }
+                    }
+                }
+            },
+            True,
+        ),
+        (
+            {
+                "affinity": {
+                    "nodeAffinity": {
+                        "requiredDuringSchedulingIgnoredDuringExecution": {
+                            "nodeSelectorTerms": [
+                                {"matchExpressions": [{"key": "gen", "operator": "Lt", "values": ["4"]}]}
+                            ]
+                        }
+                    }
+                }
+            },
+            False,
+        ),
+        (
+            {
+                "affinity": {
+                    "nodeAffinity": {
+                        "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": []}
+                    }
+                }
+            },
+            False,
+        ),
+        (
+            {
+                "affinity": {
+                    "nodeAffinity": {
+                        "requiredDuringSchedulingIgnoredDuringExecution": {
+                            "nodeSelectorTerms": [
+                                {
+                                    "matchExpressions": [
+                                        {"key": "agentpool", "operator": "NotIn", "values": ["gpunp"]}
+                                    ]
+                                }
+                            ]
+                        }
+                    }
+                }
+            },
+            False,
+        ),
         ({"affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": []}}}, True),
     ],
 )
@@ -90,17 +174,30 @@ def test_node_affinity(spec, ok):
 
 
 def test_match_fields_on_node_name():
-    spec = {"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
-        {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n1"]}]}]}}}}
+    spec = {
+        "affinity": {
+            "nodeAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": {
+                    "nodeSelectorTerms": [
+                        {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n1"]}]}
+                    ]
+                }
+            }
+        }
+    }
     assert affinity.matches_node(spec, {}, "n1") and not affinity.matches_node(spec, {}, "n2")
 
 
 def test_effective_requests_with_init_and_sidecars():
     spec = {
-        "containers": [{"resources": {"limits": {"nvidia.com/gpu": 1, "cpu": "1"}}},
-                       {"resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}],
-        "initContainers": [{"resources": {"requests": {"cpu": "4"}}},
-                           {"restartPolicy": "Always", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}],
+        "containers": [
+            {"resources": {"limits": {"nvidia.com/gpu": 1, "cpu": "1"}}},
+            {"resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}},
+        ],
+        "initContainers": [
+            {"resources": {"requests": {"cpu": "4"}}},
+            {"restartPolicy": "Always", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}},
+        ],
         "overhead": {"cpu": "100m"},
     }
     req = resources.pod_requests(spec)
@@ -114,13 +211,26 @@ def test_effective_requests_with_init_and_sidecars():
     ("obj", "count", "path"),
     [
         ({"kind": "Pod", "spec": {"containers": []}}, 1, ("spec",)),
-        ({"kind": "Deployment", "spec": {"replicas": 5, "template": {"spec": {"containers": []}}}}, 5,
-         ("spec", "template", "spec")),
-        ({"kind": "StatefulSet", "spec": {"template": {"spec": {"containers": []}}}}, 1, ("spec", "template", "spec")),
-        ({"kind": "Job", "spec": {"parallelism": 4, "completions": 2, "template": {"spec": {}}}}, 2,
-         ("spec", "template", "spec")),
-        ({"kind": "CronJob", "spec": {"jobTemplate": {"spec": {"template": {"spec": {}}}}}}, 1,
-         ("spec", "jobTemplate", "spec", "template", "spec")),
+        (
+            {"kind": "Deployment", "spec": {"replicas": 5, "template": {"spec": {"containers": []}}}},
+            5,
+            ("spec", "template", "spec"),
+        ),
+        (
+            {"kind": "StatefulSet", "spec": {"template": {"spec": {"containers": []}}}},
+            1,
+            ("spec", "template", "spec"),
+        ),
+        (
+            {"kind": "Job", "spec": {"parallelism": 4, "completions": 2, "template": {"spec": {}}}},
+            2,
+            ("spec", "template", "spec"),
+        ),
+        (
+            {"kind": "CronJob", "spec": {"jobTemplate": {"spec": {"template": {"spec": {}}}}}},
+            1,
+            ("spec", "jobTemplate", "spec", "template", "spec"),
+        ),
         ({"kind": "DaemonSet", "spec": {"template": {"spec": {}}}}, None, ("spec", "template", "spec")),
     ],
 )
@@ -133,6 +243,9 @@ def test_workloads(obj, count, path):
 def test_non_workloads_and_lists():
     assert workloads.workload_of({"kind": "Service", "spec": {}}) is None
     assert workloads.workload_of({"kind": "Deployment", "spec": {"template": "x"}}) is None
-    lst = {"kind": "List", "items": [{"kind": "Pod"}, {"kind": "ConfigMapList", "items": [{"kind": "ConfigMap"}]}]}
+    lst = {
+        "kind": "List",
+        "items": [{"kind": "Pod"}, {"kind": "ConfigMapList", "items": [{"kind": "ConfigMap"}]}],
+    }
     got = list(workloads.iter_objects(lst))
     assert [p for _, p in got] == [("items", 0), ("items", 1, "items", 0)]

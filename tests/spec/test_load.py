@@ -1,12 +1,12 @@
 from __future__ import annotations
 
 import pytest
-from support import EXAMPLES, pool_doc
 
 from gpupool import yamlio
 from gpupool.errors import InputError
 from gpupool.spec import load_pools, parse_pool
 from gpupool.spec.model import Taint
+from support import EXAMPLES, pool_doc
 
 
 def load_text(tmp_path, text: str):
@@ -48,34 +48,67 @@ def test_spot_pool_gets_spot_taint():
 @pytest.mark.parametrize(
     ("text", "needle", "line"),
     [
-        ("apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec:\n  resourceGroup: rg\n"
-         "  clusterName: c\n  vmSize: Standard_NC4as_T4_v3\n  nodeTaint: [a=b:NoSchedule]\n",
-         'unknown field "spec.nodeTaint" (did you mean "nodeTaints"?)', 8),
-        ("apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec:\n  resourceGroup: rg\n"
-         "  clusterName: c\n  vmSize: Standard_NC4as_T4_v3\n  nodeCount: three\n",
-         "spec.nodeCount: expected an integer, got string", 8),
-        ("apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec:\n  resourceGroup: rg\n"
-         "  clusterName: c\n  vmSize: Standard_NC4as_T4_v3\n  gpu:\n    instanceProfile: MIG5g\n",
-         'spec.gpu.instanceProfile: "MIG5g" is not one of MIG1g, MIG2g, MIG3g, MIG4g, MIG7g', 9),
-        ("apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec:\n  resourceGroup: rg\n"
-         "  clusterName: c\n  vmSize: Standard_NC4as_T4_v3\n  nodeTaints: [sku=gpu]\n",
-         "has no effect", 8),
-        ("apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec:\n  resourceGroup: rg\n"
-         "  clusterName: c\n  vmSize: Standard_NC4as_T4_v3\n  kubernetesVersion: 1.30\n",
-         "quoted string", 8),
-        ("apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec:\n  resourceGroup: rg\n"
-         "  clusterName: c\n",
-         "spec.vmSize is required", 4),
-        ("apiVersion: gpupool/v1\nkind: NodePool\nmetadata: {name: sys}\nspec:\n  resourceGroup: rg\n"
-         "  clusterName: c\n  vmSize: Standard_D4s_v5\n  gpu: {driver: Install}\n",
-         "only allowed in kind GpuNodePool", 8),
+        (
+            "apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec:\n  resourceGroup: rg\n"
+            "  clusterName: c\n  vmSize: Standard_NC4as_T4_v3\n  nodeTaint: [a=b:NoSchedule]\n",
+            'unknown field "spec.nodeTaint" (did you mean "nodeTaints"?)',
+            8,
+        ),
+        (
+            "apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec:\n  resourceGroup: rg\n"
+            "  clusterName: c\n  vmSize: Standard_NC4as_T4_v3\n  nodeCount: three\n",
+            "spec.nodeCount: expected an integer, got string",
+            8,
+        ),
+        (
+            "apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec:\n  resourceGroup: rg\n"
+            "  clusterName: c\n  vmSize: Standard_NC4as_T4_v3\n  gpu:\n    instanceProfile: MIG5g\n",
+            'spec.gpu.instanceProfile: "MIG5g" is not one of MIG1g, MIG2g, MIG3g, MIG4g, MIG7g',
+            9,
+        ),
+        (
+            "apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec:\n  resourceGroup: rg\n"
+            "  clusterName: c\n  vmSize: Standard_NC4as_T4_v3\n  nodeTaints: [sku=gpu]\n",
+            "has no effect",
+            8,
+        ),
+        (
+            "apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec:\n  resourceGroup: rg\n"
+            "  clusterName: c\n  vmSize: Standard_NC4as_T4_v3\n  kubernetesVersion: 1.30\n",
+            "quoted string",
+            8,
+        ),
+        (
+            "apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec:\n  resourceGroup: rg\n"
+            "  clusterName: c\n",
+            "spec.vmSize is required",
+            4,
+        ),
+        (
+            "apiVersion: gpupool/v1\nkind: NodePool\nmetadata: {name: sys}\nspec:\n  resourceGroup: rg\n"
+            "  clusterName: c\n  vmSize: Standard_D4s_v5\n  gpu: {driver: Install}\n",
+            "only allowed in kind GpuNodePool",
+            8,
+        ),
         ("apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n", "not a pool spec", 1),
-        ("apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: 'gpu; rm -rf /'}\nspec: {}\n",
-         "not a valid node pool name", 3),
-        ("apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec:\n  resourceGroup: 'rg$(touch x)'\n"
-         "  clusterName: c\n  vmSize: Standard_NC4as_T4_v3\n", "not a valid resource group name", 5),
-        ("apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nmetadata: {name: other}\nspec: {}\n",
-         'duplicate key "metadata"', 4),
+        (
+            "apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: 'gpu; rm -rf /'}\nspec: {}\n",
+            "not a valid node pool name",
+            3,
+        ),
+        (
+            "apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec:\n"
+            "  resourceGroup: 'rg$(touch x)'\n"
+            "  clusterName: c\n  vmSize: Standard_NC4as_T4_v3\n",
+            "not a valid resource group name",
+            5,
+        ),
+        (
+            "apiVersion: gpupool/v1\nkind: GpuNodePool\n"
+            "metadata: {name: gpunp}\nmetadata: {name: other}\nspec: {}\n",
+            'duplicate key "metadata"',
+            4,
+        ),
         ("- just\n- a list\n", "not a pool spec", 1),
     ],
 )
@@ -94,7 +127,10 @@ def test_empty_file_has_no_pool(tmp_path):
 
 
 def test_two_pools_same_name(tmp_path):
-    one = "apiVersion: gpupool/v1\nkind: NodePool\nmetadata: {name: a}\nspec: {resourceGroup: r, clusterName: c, vmSize: Standard_D4s_v5}\n"
+    one = (
+        "apiVersion: gpupool/v1\nkind: NodePool\nmetadata: {name: a}\n"
+        "spec: {resourceGroup: r, clusterName: c, vmSize: Standard_D4s_v5}\n"
+    )
     with pytest.raises(InputError, match="defined twice"):
         load_text(tmp_path, one + "---\n" + one)
 
@@ -102,6 +138,8 @@ def test_two_pools_same_name(tmp_path):
 def test_loader_accepts_line_aware_data():
     doc = yamlio.load_documents(
         "apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: g}\nspec:\n"
-        "  resourceGroup: r\n  clusterName: c\n  vmSize: Standard_NC4as_T4_v3\n", "x.yaml")[0]
+        "  resourceGroup: r\n  clusterName: c\n  vmSize: Standard_NC4as_T4_v3\n",
+        "x.yaml",
+    )[0]
     p = parse_pool(doc.data, "x.yaml", doc.line)
     assert p.where.fields["vmSize"] == 7

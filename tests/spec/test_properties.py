@@ -2,22 +2,43 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import pool_doc
 
 from gpupool import yamlio
 from gpupool.errors import InputError
 from gpupool.spec import parse_pool
 from gpupool.spec.load import load_pools
+from support import pool_doc
 
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.floats(allow_nan=True),
-                    st.text(max_size=30))
-values = st.recursive(scalars, lambda c: st.one_of(st.lists(c, max_size=4),
-                                                   st.dictionaries(st.text(max_size=12), c, max_size=4)),
-                      max_leaves=12)
-FIELDS = ["resourceGroup", "clusterName", "vmSize", "mode", "osSku", "priority", "nodeCount", "autoscaler",
-          "nodeTaints", "nodeLabels", "gpu", "workload", "maxPods", "zones", "location", "kubernetesVersion"]
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.floats(allow_nan=True), st.text(max_size=30)
+)
+values = st.recursive(
+    scalars,
+    lambda c: st.one_of(st.lists(c, max_size=4), st.dictionaries(st.text(max_size=12), c, max_size=4)),
+    max_leaves=12,
+)
+FIELDS = [
+    "resourceGroup",
+    "clusterName",
+    "vmSize",
+    "mode",
+    "osSku",
+    "priority",
+    "nodeCount",
+    "autoscaler",
+    "nodeTaints",
+    "nodeLabels",
+    "gpu",
+    "workload",
+    "maxPods",
+    "zones",
+    "location",
+    "kubernetesVersion",
+]
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
@@ -32,23 +53,24 @@ def test_any_field_value_is_accepted_or_input_error(field, value):
 
 
 @settings(max_examples=300, deadline=None)
-@given(gpu=st.dictionaries(st.sampled_from(["driver", "managed", "instanceProfile", "migStrategy", "sharing", "x"]),
-                           values, max_size=5))
+@given(
+    gpu=st.dictionaries(
+        st.sampled_from(["driver", "managed", "instanceProfile", "migStrategy", "sharing", "x"]),
+        values,
+        max_size=5,
+    )
+)
 def test_any_gpu_block_is_accepted_or_input_error(gpu):
     doc = pool_doc(gpu=gpu)
-    try:
+    with contextlib.suppress(InputError):
         parse_pool(doc, "fuzz.yaml")
-    except InputError:
-        pass
 
 
 @settings(max_examples=200, deadline=None)
 @given(top=values)
 def test_any_document_shape(top):
-    try:
+    with contextlib.suppress(InputError):
         parse_pool(top, "fuzz.yaml")
-    except InputError:
-        pass
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

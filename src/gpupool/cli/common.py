@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import os
 import sys
-from enum import Enum
+from enum import StrEnum
 
 import typer
 
 from gpupool.errors import InputError
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     text = "text"
     json = "json"
 
 
-class LintFormat(str, Enum):
+class LintFormat(StrEnum):
     text = "text"
     json = "json"
     sarif = "sarif"

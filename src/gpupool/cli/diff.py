@@ -12,6 +12,8 @@ listed as comments).
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import os
 import sys
 import tempfile
@@ -42,10 +44,8 @@ def write_atomic(path: str | Path, text: str, mode: int = 0o644) -> None:
         os.chmod(tmp, mode)
         os.replace(tmp, target)
     except OSError as e:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise InputError(str(path), None, f"cannot write: {e.strerror or e}") from None
 
 
@@ -66,27 +66,41 @@ def read_current(path: str, resource_group: str | None, cluster_name: str | None
     name = "<stdin>" if path == "-" else path
     docs = [d for d in yamlio.load_file(path) if d.data is not None]
     if not docs:
-        raise InputError(name, None, "empty file: expected a pool spec or `az aks nodepool show -o json` output")
+        raise InputError(
+            name, None, "empty file: expected a pool spec or `az aks nodepool show -o json` output"
+        )
     if any(is_pool_document(d.data) for d in docs):
         out = []
         for d in docs:
             if d.duplicates:
                 dup = d.duplicates[0]
-                raise InputError(d.path, dup.line, f'duplicate key "{_safe(dup.key)}" (first at line {dup.first_line})')
+                raise InputError(
+                    d.path, dup.line, f'duplicate key "{_safe(dup.key)}" (first at line {dup.first_line})'
+                )
             if not is_pool_document(d.data):
-                raise InputError(d.path, d.line, "not a pool spec (expected apiVersion gpupool/v1, kind GpuNodePool "
-                                 "or NodePool)")
+                raise InputError(
+                    d.path,
+                    d.line,
+                    "not a pool spec (expected apiVersion gpupool/v1, kind GpuNodePool or NodePool)",
+                )
             out.append((parse_pool(d.data, d.path, d.line), None))
         return out
     d = docs[0]
-    looks_az = isinstance(d.data, list) or (isinstance(d.data, dict) and (
-        "vmSize" in d.data or azjson.is_az_cluster(d.data)))
+    looks_az = isinstance(d.data, list) or (
+        isinstance(d.data, dict) and ("vmSize" in d.data or azjson.is_az_cluster(d.data))
+    )
     if looks_az:  # a bad item or field is reported where it is, with its line
-        pools = azjson.pools_from_documents(docs, name, resource_group=resource_group, cluster_name=cluster_name)
+        pools = azjson.pools_from_documents(
+            docs, name, resource_group=resource_group, cluster_name=cluster_name
+        )
         return [(p.pool, p) for p in pools]
     what = f"a {type(d.data).__name__}" if not isinstance(d.data, dict) else "an object without vmSize"
-    raise InputError(d.path, d.line, f"CURRENT is neither a pool spec nor `az aks nodepool` JSON ({what})",
-                     "pass a gpupool/v1 pool spec or what `az aks nodepool show -o json` prints")
+    raise InputError(
+        d.path,
+        d.line,
+        f"CURRENT is neither a pool spec nor `az aks nodepool` JSON ({what})",
+        "pass a gpupool/v1 pool spec or what `az aks nodepool show -o json` prints",
+    )
 
 
 def read_desired(path: str) -> list[Any]:
@@ -95,28 +109,39 @@ def read_desired(path: str) -> list[Any]:
     return load_pools(path)
 
 
-def choose(current: list[tuple[Any, Any]], desired: list[Any], name: str | None, cur_path: str,
-           des_path: str) -> tuple[tuple[Any, Any], Any]:
+def choose(
+    current: list[tuple[Any, Any]], desired: list[Any], name: str | None, cur_path: str, des_path: str
+) -> tuple[tuple[Any, Any], Any]:
     cur_names = [p.name for p, _ in current]
     if name is not None:
         picked = [c for c in current if c[0].name == name]
         if not picked:
-            raise InputError(cur_path, None, f'no pool named "{_safe(name)}" in CURRENT (found: {", ".join(cur_names)})')
+            raise InputError(
+                cur_path, None, f'no pool named "{_safe(name)}" in CURRENT (found: {", ".join(cur_names)})'
+            )
         cur = picked[0]
     elif len(current) == 1:
         cur = current[0]
     else:
         by_name = [c for c in current if len(desired) == 1 and c[0].name == desired[0].name]
         if not by_name:
-            raise InputError(cur_path, None, f"CURRENT holds {len(current)} pools ({', '.join(cur_names)})",
-                             "pick one with --name")
+            raise InputError(
+                cur_path,
+                None,
+                f"CURRENT holds {len(current)} pools ({', '.join(cur_names)})",
+                "pick one with --name",
+            )
         cur = by_name[0]
     if len(desired) == 1:
         return cur, desired[0]
     same = [d for d in desired if d.name == cur[0].name]
     if not same:
-        raise InputError(des_path, None, f"DESIRED holds {len(desired)} pools and none is named {cur[0].name}",
-                         "give DESIRED with one pool, or the same pool names")
+        raise InputError(
+            des_path,
+            None,
+            f"DESIRED holds {len(desired)} pools and none is named {cur[0].name}",
+            "give DESIRED with one pool, or the same pool names",
+        )
     return cur, same[0]
 
 
@@ -159,8 +184,9 @@ def print_text(result: Any, runbook_path: str | None) -> None:
             table.add_column(col, overflow="fold")
         for c in result.changes:
             style = "bold red" if c.action == "recreate" else "green"
-            table.add_row(escape(c.field), escape(_short(c.before)), escape(_short(c.after)),
-                          f"[{style}]{c.action}[/]")
+            table.add_row(
+                escape(c.field), escape(_short(c.before)), escape(_short(c.after)), f"[{style}]{c.action}[/]"
+            )
         con.print()
         con.print(table)
         for c in result.changes:
@@ -179,21 +205,28 @@ def print_text(result: Any, runbook_path: str | None) -> None:
                 if result.requires_new_pool:
                     con.print("           (not needed: the new pool is created with this setting)")
             elif c.action == "update" and c.rule.how == "plugin":
-                con.print("  run:     re-render the device plugin (gpupool render DESIRED) and kubectl apply it")
+                con.print(
+                    "  run:     re-render the device plugin (gpupool render DESIRED) and kubectl apply it"
+                )
             if d.get("preview"):
                 con.print(f"  [yellow]preview only[/]: {escape(d['preview'])}")
         commands = result.commands()
         if commands:
             con.print()
-            title = "Migration (main steps; the runbook adds waits and checks)" if result.requires_new_pool \
+            title = (
+                "Migration (main steps; the runbook adds waits and checks)"
+                if result.requires_new_pool
                 else "Commands"
+            )
             con.print(f"[bold]{title}:[/]")
             for cmd in commands:
                 con.print(f"  {escape(cmd)}")
         if result.requires_new_pool and result.migration is None:
             con.print()
-            con.print("No runbook: DESIRED is in another cluster or resource group; create it there and move the "
-                      "workloads yourself.")
+            con.print(
+                "No runbook: DESIRED is in another cluster or resource group; create it there and move the "
+                "workloads yourself."
+            )
     if result.not_compared:
         con.print()
         con.print("[dim]not compared: " + escape("; ".join(result.not_compared)) + "[/]")
@@ -205,6 +238,26 @@ def print_text(result: Any, runbook_path: str | None) -> None:
         con.print(f"runbook written to {escape(runbook_path)} (dry run by default; add --execute to run it)")
 
 
+def _ignores(values: list[str]) -> set[str]:
+    """``--ignore`` values -> rule IDs, the way ``gpupool check`` reads them."""
+    if not values:
+        return set()
+    try:
+        from gpupool.cli.check import parse_ignores
+    except ImportError:  # pragma: no cover - check's CLI module without the helper
+        from gpupool.rules import lookup
+
+        out = set()
+        for v in values:
+            for item in filter(None, (x.strip() for x in v.split(","))):
+                info = lookup(item)
+                if info is None:
+                    raise InputError(None, None, f'--ignore: unknown rule "{_safe(item)}"') from None
+                out.add(info.id)
+        return out
+    return set(parse_ignores(values))
+
+
 # ---- commands ------------------------------------------------------------------------------------
 
 
@@ -212,28 +265,51 @@ def register(app: typer.Typer) -> None:
     @app.command("diff")
     @guard
     def diff_cmd(
-        current: str = typer.Argument(..., help="The pool as it is: a pool spec, or `az aks nodepool show -o json` "
-                                                "(or `list -o json`) output; - for stdin."),
+        current: str = typer.Argument(
+            ...,
+            help="The pool as it is: a pool spec, or `az aks nodepool show -o json` "
+            "(or `list -o json`) output; - for stdin.",
+        ),
         desired: str = typer.Argument(..., help="The pool as it should be: a pool spec."),
-        name: str | None = typer.Option(None, "--name", "-n", help="Pick this pool from CURRENT (list JSON or a "
-                                                                  "file with several pools)."),
-        resource_group: str | None = typer.Option(None, "--resource-group", "-g",
-                                                  help="Override the resource group read from the az JSON."),
-        cluster_name: str | None = typer.Option(None, "--cluster-name", "-c",
-                                                help="Override the cluster name read from the az JSON id."),
-        workloads: list[str] | None = typer.Option(None, "--workloads", "-w",
-                                                   help="Manifests (files or directories; repeatable) to check: "
-                                                        "which workloads would not follow the change."),
-        runbook: str | None = typer.Option(None, "--runbook", help="Write the migration runbook (bash) here "
-                                                                  "when a new pool is needed."),
-        new_name: str | None = typer.Option(None, "--new-name", help="Name of the replacement pool (default: "
-                                                                     "the current name with the next number)."),
-        drain_timeout: str = typer.Option("30m", "--drain-timeout", help="kubectl drain --timeout in the runbook."),
-        wait_timeout: str = typer.Option("20m", "--wait-timeout", help="How long the runbook waits for new nodes "
-                                                                       "and for workloads on them."),
+        name: str | None = typer.Option(
+            None, "--name", "-n", help="Pick this pool from CURRENT (list JSON or a file with several pools)."
+        ),
+        resource_group: str | None = typer.Option(
+            None, "--resource-group", "-g", help="Override the resource group read from the az JSON."
+        ),
+        cluster_name: str | None = typer.Option(
+            None, "--cluster-name", "-c", help="Override the cluster name read from the az JSON id."
+        ),
+        workloads: list[str] | None = typer.Option(
+            None,
+            "--workloads",
+            "-w",
+            help="Manifests (files or directories; repeatable) to check: "
+            "which workloads would not follow the change.",
+        ),
+        runbook: str | None = typer.Option(
+            None, "--runbook", help="Write the migration runbook (bash) here when a new pool is needed."
+        ),
+        new_name: str | None = typer.Option(
+            None,
+            "--new-name",
+            help="Name of the replacement pool (default: the current name with the next number).",
+        ),
+        drain_timeout: str = typer.Option(
+            "30m", "--drain-timeout", help="kubectl drain --timeout in the runbook."
+        ),
+        wait_timeout: str = typer.Option(
+            "20m",
+            "--wait-timeout",
+            help="How long the runbook waits for new nodes and for workloads on them.",
+        ),
         output: Format = typer.Option(Format.text, "--output", "-o", help="text or json."),
-        exit_code: bool = typer.Option(False, "--exit-code", help="Exit 1 when there are changes (like git diff "
-                                                                  "--exit-code)."),
+        ignore: list[str] = typer.Option(
+            [], "--ignore", metavar="RULE", help="Skip a GP4xx rule by ID or name; repeat or comma-separate."
+        ),
+        exit_code: bool = typer.Option(
+            False, "--exit-code", help="Exit 1 when there are changes (like git diff --exit-code)."
+        ),
     ) -> None:
         """Show which changes to an existing node pool are in-place updates and which need a new pool.
 
@@ -253,16 +329,33 @@ def register(app: typer.Typer) -> None:
         (cur, cur_az), des = choose(cur_pools, des_pools, name, current, desired)
         items = load_workloads(workloads) if workloads else None
         taken = tuple(p.name for p, _ in cur_pools)
-        result = diff(cur, des, current_az=cur_az, resource_group=resource_group, cluster_name=cluster_name,
-                      workloads=items, new_name=new_name, taken_names=taken, drain_timeout=drain_timeout,
-                      wait_timeout=wait_timeout)
+        result = diff(
+            cur,
+            des,
+            current_az=cur_az,
+            resource_group=resource_group,
+            cluster_name=cluster_name,
+            workloads=items,
+            new_name=new_name,
+            taken_names=taken,
+            drain_timeout=drain_timeout,
+            wait_timeout=wait_timeout,
+        )
+        skip = _ignores(ignore)
+        if skip:
+            kept = tuple(f for f in result.findings if f.rule not in skip)
+            result = dataclasses.replace(result, findings=kept)
         written = None
         if runbook:
             if not result.requires_new_pool:
                 typer.echo("gpupool: no change needs a new pool; no runbook written", err=True)
             elif result.migration is None:
-                raise InputError(None, None, "cannot write a runbook: DESIRED is in another cluster or resource "
-                                 "group than CURRENT", "a runbook moves workloads within one cluster")
+                raise InputError(
+                    None,
+                    None,
+                    "cannot write a runbook: DESIRED is in another cluster or resource group than CURRENT",
+                    "a runbook moves workloads within one cluster",
+                )
             else:
                 write_atomic(runbook, result.migration.script(), 0o755)
                 written = runbook
@@ -278,15 +371,21 @@ def register(app: typer.Typer) -> None:
     @app.command("import")
     @guard
     def import_cmd(
-        file: str = typer.Argument(..., help="`az aks nodepool show -o json` or `az aks nodepool list -o json` "
-                                             "output (also `az aks show -o json`); - for stdin."),
-        output: str | None = typer.Option(None, "--output", "-o", help="Write the pool spec YAML here "
-                                                                        "(default: stdout)."),
+        file: str = typer.Argument(
+            ...,
+            help="`az aks nodepool show -o json` or `az aks nodepool list -o json` "
+            "output (also `az aks show -o json`); - for stdin.",
+        ),
+        output: str | None = typer.Option(
+            None, "--output", "-o", help="Write the pool spec YAML here (default: stdout)."
+        ),
         name: str | None = typer.Option(None, "--name", "-n", help="Import only this pool (from list JSON)."),
-        resource_group: str | None = typer.Option(None, "--resource-group", "-g",
-                                                  help="Override the resource group read from the JSON."),
-        cluster_name: str | None = typer.Option(None, "--cluster-name", "-c",
-                                                help="Override the cluster name read from the JSON id."),
+        resource_group: str | None = typer.Option(
+            None, "--resource-group", "-g", help="Override the resource group read from the JSON."
+        ),
+        cluster_name: str | None = typer.Option(
+            None, "--cluster-name", "-c", help="Override the cluster name read from the JSON id."
+        ),
     ) -> None:
         """Turn `az aks nodepool show/list -o json` into pool specs (one YAML document per pool).
 
@@ -302,9 +401,12 @@ def register(app: typer.Typer) -> None:
         text = azjson.to_yaml_stream(pools)
         for p in pools:
             if p.unmodeled:
-                typer.echo(f"gpupool: note: pool {p.pool.name}: {len(p.unmodeled)} setting(s) gpupool does not "
-                           f"model, written as comments: {', '.join(list(p.unmodeled)[:6])}"
-                           + (" ..." if len(p.unmodeled) > 6 else ""), err=True)
+                typer.echo(
+                    f"gpupool: note: pool {p.pool.name}: {len(p.unmodeled)} setting(s) gpupool does not "
+                    f"model, written as comments: {', '.join(list(p.unmodeled)[:6])}"
+                    + (" ..." if len(p.unmodeled) > 6 else ""),
+                    err=True,
+                )
             for n in p.notes:
                 typer.echo(f"gpupool: note: pool {p.pool.name}: {_safe(n, 200)}", err=True)
         if output and output != "-":

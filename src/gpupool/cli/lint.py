@@ -79,8 +79,15 @@ def register(app: typer.Typer) -> None:
             typer.echo(junit.dumps(result.findings, result.objects), nl=False)
         else:
             con = text.console(sys.stdout)
-            text.print_findings(result.findings, con)
-            if result.findings:
-                con.print()
-            con.print(text.resources_summary(result.summary), highlight=False, markup=False)
+            if con.is_terminal:
+                text.print_findings(result.findings, con)
+                if result.findings:
+                    con.print()
+                con.print(text.resources_summary(result.summary), highlight=False, markup=False)
+            else:  # piped (CI logs): the same text without Rich's per-line cost
+                lines = list(text.plain_lines(result.findings))
+                if lines:
+                    lines.append("")
+                lines.append(text.resources_summary(result.summary))
+                sys.stdout.write("\n".join(lines) + "\n")
         raise typer.Exit(result.exit_code)

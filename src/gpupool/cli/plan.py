@@ -19,7 +19,9 @@ def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
 
     for pp in plan.pools:
         d = pp.to_dict()
-        con.rule(f"[bold]{escape(d['kind'])} {escape(d['name'])}[/]  cluster {escape(d['cluster'])}", align="left")
+        con.rule(
+            f"[bold]{escape(d['kind'])} {escape(d['name'])}[/]  cluster {escape(d['cluster'])}", align="left"
+        )
         t = Table(show_header=False, box=None, pad_edge=False)
         t.add_column(style="dim", no_wrap=True)
         t.add_column()
@@ -36,8 +38,10 @@ def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
         t.add_row("taints", escape(", ".join(d["taints"]) or "none"))
         if d["advertised"]:
             per_node = ", ".join(f"{k}: {v}" for k, v in d["advertised"].items())
-            total = ", ".join(f"{k}: {d['advertisedTotal']['min'][k]}..{d['advertisedTotal']['max'][k]}"
-                              for k in d["advertised"])
+            total = ", ".join(
+                f"{k}: {d['advertisedTotal']['min'][k]}..{d['advertisedTotal']['max'][k]}"
+                for k in d["advertised"]
+            )
             t.add_row("advertised per node", f"[bold green]{escape(per_node)}[/]")
             t.add_row("advertised in pool", escape(total))
         elif pp.pool.is_gpu_pool:
@@ -58,9 +62,13 @@ def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
         con.print("[bold]Findings[/]")
         print_findings(plan.findings, con)
     c = summary_counts(plan.findings)
-    con.print(f"{len(plan.pools)} pool(s): {c['error']} error(s), {c['warning']} warning(s), {c['info']} info")
+    con.print(
+        f"{len(plan.pools)} pool(s): {c['error']} error(s), {c['warning']} warning(s), {c['info']} info"
+    )
     if not any(f.severity.value == "error" for f in plan.findings):
-        con.print("[dim]Next: gpupool render SPEC -o out/  (az script, ARM, Terraform, Kubernetes manifests)[/]")
+        con.print(
+            "[dim]Next: gpupool render SPEC -o out/  (az script, ARM, Terraform, Kubernetes manifests)[/]"
+        )
 
 
 def _format_argv(argv: list[str]) -> str:
@@ -87,12 +95,18 @@ def register(app: typer.Typer) -> None:
     @app.command("plan")
     @guard
     def plan_cmd(
-        specs: list[Path] = typer.Argument(..., help="Pool spec files (YAML, one or more documents each).",
-                                           metavar="SPEC..."),
-        output: Format = typer.Option(Format.text, "--output", "-o", help="text for people, json for machines."),
+        specs: list[Path] = typer.Argument(
+            ..., help="Pool spec files (YAML, one or more documents each).", metavar="SPEC..."
+        ),
+        output: Format = typer.Option(
+            Format.text, "--output", "-o", help="text for people, json for machines."
+        ),
     ) -> None:
-        """Check the design, then show what each node will advertise, what is final at creation, and the
-        az command that creates each pool.
+        """Check the design; show what each node advertises, what is final at creation, and the az command.
+
+        The main job: run it before anything is created. Per pool it prints the hardware, the GPU resources
+        each node will advertise (MIG profile, strategy and time-slicing applied), the settings that need a
+        new pool to change, and the exact `az aks nodepool add` command; then the design findings.
 
         Exit codes: 0 no error finding, 1 error findings, 2 bad input.
 
@@ -107,10 +121,14 @@ def register(app: typer.Typer) -> None:
         pools = load_many(specs)
         plan = plan_pools(pools)
         if output is Format.json:
-            typer.echo(jsonout.dumps({
-                "pools": [p.to_dict() for p in plan.pools],
-                "findings": jsonout.findings_list(plan.findings),
-            }))
+            typer.echo(
+                jsonout.dumps(
+                    {
+                        "pools": [p.to_dict() for p in plan.pools],
+                        "findings": jsonout.findings_list(plan.findings),
+                    }
+                )
+            )
         else:
             _print_text(plan, console())
         raise typer.Exit(exit_code(plan.findings))

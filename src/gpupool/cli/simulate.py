@@ -1,9 +1,230 @@
-"""`gpupool simulate` (being built; registers nothing yet)."""
+"""``gpupool simulate FILES...``: will the workloads fit the pools? Placement, Pending messages exactly as
+kube-scheduler prints them, cluster-autoscaler scale-up (and why it adds nothing), and the hourly bill."""
 
 from __future__ import annotations
 
+from enum import StrEnum
+from pathlib import Path
+
 import typer
+
+from gpupool.cli.common import Format, guard
+
+
+class AutoscalerModel(StrEnum):
+    aks = "aks"
+    exact = "exact"
+    none = "none"
+
+
+class Expander(StrEnum):
+    random = "random"
+    most_pods = "most-pods"
+    least_waste = "least-waste"
+
+
+_MODEL_TEXT = {
+    "aks": "as on AKS (scale from zero uses a template built from the VM size)",
+    "exact": "exact (templates are real nodes: MIG, time-slicing, reservations known)",
+    "none": "off (pools stay at nodeCount)",
+}
+
+
+def _money(x: float | None) -> str:
+    return "?" if x is None else f"{x:,.2f}"
+
+
+def _gpu_cell(pool) -> str:  # type: ignore[no-untyped-def]
+    items = [f"{k} {int(v['used'])} used, {int(v['free'])} free" for k, v in pool.gpu_resources().items()]
+    return "; ".join(items) or "-"
+
+
+def _print_text(result, con) -> None:  # type: ignore[no-untyped-def]
+    from rich.markup import escape
+
+    from gpupool.report.text import print_findings
+
+    sim = result.simulation
+    cluster = sim.pools[0].cluster_name if sim is not None and sim.pools else "?"
+    con.print(
+        f"[bold]Cluster {escape(cluster)}[/]  Kubernetes {result.kubernetes_version}  "
+        f"autoscaler: {escape(_MODEL_TEXT[result.autoscaler])}"
+    )
+    rows = [("POOL", "VM SIZE", "NODES", "ADDED", "PODS", "GPU RESOURCES", f"{result.prices.currency}/HOUR")]
+    for p in result.pools:
+        name = p.name + (" (cordoned)" if p.cordoned else "")
+        added = f"+{p.added}" if p.added else "0"
+        pods = f"{p.pods}" + (f" +{p.daemonset_pods} ds" if p.daemonset_pods else "")
+        rows.append((name, p.vm_size, str(p.nodes), added, pods, _gpu_cell(p), _money(p.cost_per_hour)))
+    rows.append(
+        ("total", "", str(sum(p.nodes for p in result.pools)), "", "", "", _money(result.cost_per_hour))
+    )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    right = {2, 3, 4, 6}
+    for n, r in enumerate(rows):
+        cells = [c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(r)]
+        line = escape("  ".join(cells).rstrip())
+        con.print(f"[bold]{line}[/]" if n in (0, len(rows) - 1) else line)
+    pr = result.prices
+    est = ", estimates" if pr.any_estimate else ""
+    con.print(
+        f"[dim]prices: {escape(pr.region)} {escape(pr.currency)}, asOf {escape(pr.as_of)} "
+        f"({escape(pr.origin)}{est})[/]"
+    )
+    ups = [(p.name, s) for p in result.pools for s in p.scale_ups]
+    if ups:
+        con.print()
+        con.print("[bold]Scale-ups[/]")
+        for name, s in ups:
+            who = ", ".join(f"{n} x {ref}" for ref, n in s.workloads.items())
+            tmpl = " (template from the VM size)" if s.template == "aks-template" else ""
+            con.print(f"  {escape(name)}: {escape(s.event)}{tmpl}  [dim]{escape(who)}[/]")
+    con.print()
+    ds = f" (+{result.daemonset_pods} DaemonSet pods as overhead)" if result.daemonset_pods else ""
+    if not result.pending:
+        con.print(f"[green]All {result.placed} pod(s) placed[/]{ds}.")
+    else:
+        con.print(f"Placed {result.placed} pod(s){ds}; [bold red]{result.pending_pods} pending[/]:")
+        for e in result.pending:
+            more = f" ({e.pod} ...)" if e.count > 1 else f" ({e.pod})"
+            con.print(f"  [bold]{escape(e.workload)}[/]: {e.count} pod(s){escape(more)}")
+            con.print(f"    scheduler:  {escape(e.message)}")
+            if e.autoscaler:
+                con.print(f"    autoscaler: {escape(e.autoscaler)}")
+    if result.findings:
+        con.print()
+        con.print("[bold]Findings[/]")
+        print_findings(result.findings, con)
+    for note in result.notes:
+        con.print(f"[dim]note: {escape(note)}[/]")
 
 
 def register(app: typer.Typer) -> None:
-    pass
+    @app.command("simulate")
+    @guard
+    def simulate_cmd(
+        files: list[Path] = typer.Argument(
+            ..., metavar="FILES...", help="Pool specs and workloads (YAML; both may share files)."
+        ),
+        output: Format = typer.Option(
+            Format.text, "--output", "-o", help="text for people, json for machines."
+        ),
+        kubernetes_version: str | None = typer.Option(
+            None,
+            "--kubernetes-version",
+            "-k",
+            metavar="X.Y[.Z]",
+            help="Scheduler messages of this version (default: the specs' kubernetesVersion, else newest).",
+        ),
+        autoscaler: AutoscalerModel = typer.Option(
+            AutoscalerModel.aks,
+            "--autoscaler",
+            help="aks: the cluster autoscaler as on AKS (blind to MIG/time-slicing at zero nodes); "
+            "exact: as if it knew the real nodes; none: no scale-up.",
+        ),
+        expander: Expander = typer.Option(
+            Expander.random,
+            "--expander",
+            help="CA expander (AKS default random, modelled as the first pool).",
+        ),
+        prices: Path | None = typer.Option(
+            None,
+            "--prices",
+            metavar="FILE",
+            help="Price table (YAML/JSON: region, currency, asOf, source, prices).",
+        ),
+        fetch_prices: bool = typer.Option(
+            False, "--fetch-prices", help="Fetch prices from the Azure Retail Prices API (network)."
+        ),
+        region: str | None = typer.Option(
+            None, "--region", help="Region for --fetch-prices (default: the pools' location)."
+        ),
+        reservations: Path | None = typer.Option(
+            None,
+            "--reservations",
+            metavar="FILE",
+            help="Override the AKS reservation parameters (the reservations block of data/aks.yaml).",
+        ),
+        no_reservations: bool = typer.Option(False, "--no-reservations", help="Allocatable = capacity."),
+        default_max_pods: int | None = typer.Option(
+            None,
+            "--default-max-pods",
+            min=1,
+            max=250,
+            help="maxPods for pools that set none (default 110; Azure CNI Overlay uses 250).",
+        ),
+        cordon: list[str] = typer.Option(
+            [], "--cordon", metavar="POOL", help="Mark a pool's nodes unschedulable."
+        ),
+        extended_resource_toleration: bool = typer.Option(
+            False,
+            "--extended-resource-toleration",
+            help="Model the ExtendedResourceToleration admission plugin (GPU pods tolerate GPU taints).",
+        ),
+        ignore: list[str] = typer.Option(
+            [],
+            "--ignore",
+            metavar="RULE",
+            help="Leave out findings of these rules (IDs or names, e.g. GP504).",
+        ),
+    ) -> None:
+        """Simulate scheduling, cluster-autoscaler scale-up and cost of workloads on the designed pools.
+
+        Pools: GpuNodePool / NodePool (nodeCount nodes, growing up to autoscaler.maxCount). Workloads: Pod,
+        Deployment, ReplicaSet, StatefulSet, Job, CronJob (one Job), DaemonSet (one pod per eligible node,
+        counted as overhead), and PriorityClass objects.
+
+        Exit codes: 0 every pod placed, 1 some pod stays Pending, 2 bad input. Findings (GP5xx) do not change
+        the exit code.
+
+        Example: gpupool simulate examples/a100-mig-mixed.yaml examples/workloads/training.yaml
+        """
+        from gpupool.cli.check import parse_ignores
+        from gpupool.errors import InputError
+        from gpupool.report import jsonout
+        from gpupool.report.text import console
+        from gpupool.simulate import (
+            Options,
+            Reservations,
+            bundled,
+            load_inputs,
+            load_prices,
+            load_reservations,
+            simulate,
+        )
+        from gpupool.simulate import fetch_prices as fetch
+
+        skip = parse_ignores(ignore)
+        if prices is not None and fetch_prices:
+            raise InputError(None, None, "use --prices FILE or --fetch-prices, not both")
+        if reservations is not None and no_reservations:
+            raise InputError(None, None, "use --reservations FILE or --no-reservations, not both")
+        inputs = load_inputs(files)
+        table = load_prices(prices) if prices is not None else None
+        if fetch_prices:
+            where = region or next((p.location for p in inputs.pools if p.location), None) or bundled().region
+            table = fetch(where, [p.vm_size for p in inputs.pools], bundled().currency)
+        res = (
+            Reservations.none()
+            if no_reservations
+            else (load_reservations(reservations) if reservations is not None else None)
+        )
+        result = simulate(
+            inputs,
+            Options(
+                kubernetes_version=kubernetes_version,
+                autoscaler=autoscaler.value,
+                expander=expander.value,
+                prices=table,
+                reservations=res,
+                default_max_pods=default_max_pods,
+                cordon=tuple(cordon),
+                extended_resource_toleration=extended_resource_toleration,
+            ),
+        )
+        result.findings = [f for f in result.findings if f.rule not in skip]
+        if output is Format.json:
+            typer.echo(jsonout.dumps(result.to_dict()))
+        else:
+            _print_text(result, console())
+        raise typer.Exit(result.exit_code)

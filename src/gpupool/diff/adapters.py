@@ -71,8 +71,20 @@ def using_render_add() -> bool:
 def _fallback_add_argv(pool: PoolSpec) -> list[str]:
     """The flags `az aks nodepool add` takes for the pool spec (Azure CLI 2.91.0 _params.py; aks-preview for
     --enable-managed-gpu / --gpu-mig-strategy, aks-gpu-facts §5). Used only while render.az is missing."""
-    argv = ["az", "aks", "nodepool", "add", "--resource-group", pool.resource_group,
-            "--cluster-name", pool.cluster_name, "--name", pool.name, "--node-vm-size", pool.vm_size]
+    argv = [
+        "az",
+        "aks",
+        "nodepool",
+        "add",
+        "--resource-group",
+        pool.resource_group,
+        "--cluster-name",
+        pool.cluster_name,
+        "--name",
+        pool.name,
+        "--node-vm-size",
+        pool.vm_size,
+    ]
     if pool.kubernetes_version:
         argv += ["--kubernetes-version", pool.kubernetes_version]
     argv += ["--mode", pool.mode, "--os-sku", pool.os_sku]
@@ -83,8 +95,13 @@ def _fallback_add_argv(pool: PoolSpec) -> list[str]:
         count = min(max(count, pool.autoscaler.min_count), pool.autoscaler.max_count)
     argv += ["--node-count", str(count)]
     if pool.autoscaler:
-        argv += ["--enable-cluster-autoscaler", "--min-count", str(pool.autoscaler.min_count),
-                 "--max-count", str(pool.autoscaler.max_count)]
+        argv += [
+            "--enable-cluster-autoscaler",
+            "--min-count",
+            str(pool.autoscaler.min_count),
+            "--max-count",
+            str(pool.autoscaler.max_count),
+        ]
     if pool.node_taints:
         argv += ["--node-taints", ",".join(str(t) for t in pool.node_taints)]
     if pool.node_labels:
@@ -107,8 +124,8 @@ def _fallback_add_argv(pool: PoolSpec) -> list[str]:
 
 
 def device_plugin_manifest(pool: PoolSpec) -> str | None:
-    """The self-managed device plugin objects ``gpupool render`` writes for ``pool`` (Namespace, ConfigMap when
-    the plugin has a config, DaemonSet scoped to the pool), as one YAML stream; None when render lacks them."""
+    """The self-managed device plugin objects ``gpupool render`` writes for ``pool`` (Namespace, ConfigMap
+    when the plugin has a config, DaemonSet scoped to the pool) as one YAML stream; None without render."""
     m = _module("gpupool.render.manifests")
     needed = ("namespace", "device_plugin_configmap", "device_plugin_daemonset", "dump")
     if m is None or not all(callable(getattr(m, n, None)) for n in needed):
@@ -121,16 +138,20 @@ def device_plugin_manifest(pool: PoolSpec) -> str | None:
     return str(m.dump(docs))
 
 
-def lint_will_not_follow(workload: object, pool: PoolSpec, path: str | None = None, root: object = None,
-                         base: tuple = ()) -> list[str] | None:
+def lint_will_not_follow(
+    workload: object, pool: PoolSpec, path: str | None = None, root: object = None, base: tuple = ()
+) -> list[str] | None:
     """Messages of lint's placement rules (GP304-GP307, errors) for ``workload`` against ``pool`` alone: the
     lint engine's verdict that the workload would not run there. None when ``gpupool.lint.gpu`` is missing."""
     gpu = _module("gpupool.lint.gpu")
     if gpu is None or not hasattr(gpu, "check_workload"):
         return None
     findings = gpu.check_workload(workload, [pool], path=path, root=root, base=base)
-    return [f"{f.rule}: {f.message}" for f in findings
-            if f.rule in LINT_PLACEMENT_RULES and getattr(f.severity, "value", f.severity) == "error"]
+    return [
+        f"{f.rule}: {f.message}"
+        for f in findings
+        if f.rule in LINT_PLACEMENT_RULES and getattr(f.severity, "value", f.severity) == "error"
+    ]
 
 
 LINT_PLACEMENT_RULES = ("GP304", "GP305", "GP306", "GP307")

@@ -37,8 +37,18 @@ class Target:
     name: str
 
     def base(self, verb: str) -> list[str]:
-        return ["az", "aks", "nodepool", verb, "--resource-group", self.resource_group,
-                "--cluster-name", self.cluster_name, "--name", self.name]
+        return [
+            "az",
+            "aks",
+            "nodepool",
+            verb,
+            "--resource-group",
+            self.resource_group,
+            "--cluster-name",
+            self.cluster_name,
+            "--name",
+            self.name,
+        ]
 
 
 @dataclass(frozen=True)
@@ -66,7 +76,7 @@ class Change:
         if pv is None:
             return None
         if self.preview_argv is None:
-            return f"not applicable here: {pv.note}"
+            return f"not applicable here: {self.note or pv.note}"
         return f"{command_line(self.preview_argv, 4)}  # {pv.note}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -112,11 +122,27 @@ class DiffContext:
     def change(self, fld: str) -> Change | None:
         return next((c for c in self.changes if c.field == fld), None)
 
-    def finding(self, rule: str, severity: Any, message: str, at: Iterable[str] = (), fix: str | None = None,
-                pool: PoolSpec | None = None, **extra: Any) -> Finding:
+    def finding(
+        self,
+        rule: str,
+        severity: Any,
+        message: str,
+        at: Iterable[str] = (),
+        fix: str | None = None,
+        pool: PoolSpec | None = None,
+        **extra: Any,
+    ) -> Finding:
         p = pool or self.desired
-        return Finding(rule=rule, severity=severity, message=message, path=p.where.path,
-                       line=p.where.line_of(*at), object=f"pool {p.name}", fix=fix, extra=dict(extra))
+        return Finding(
+            rule=rule,
+            severity=severity,
+            message=message,
+            path=p.where.path,
+            line=p.where.line_of(*at),
+            object=f"pool {p.name}",
+            fix=fix,
+            extra=dict(extra),
+        )
 
 
 @dataclass(frozen=True)
@@ -155,8 +181,11 @@ class DiffResult:
     def to_dict(self) -> dict[str, Any]:
         return {
             "requiresNewPool": self.requires_new_pool,
-            "pool": {"name": self.target.name, "resourceGroup": self.target.resource_group,
-                     "clusterName": self.target.cluster_name},
+            "pool": {
+                "name": self.target.name,
+                "resourceGroup": self.target.resource_group,
+                "clusterName": self.target.cluster_name,
+            },
             "changes": [c.to_dict() for c in self.changes],
             "commands": self.commands(),
             "newPool": self.migration.new.name if self.migration is not None else None,
@@ -187,7 +216,9 @@ def _taints(pool: PoolSpec) -> list[str]:
 
 
 def _labels(pool: PoolSpec) -> dict[str, str]:
-    return {k: v for k, v in pool.node_labels.items() if not (pool.priority == "Spot" and k == SPOT_TAINT_KEY)}
+    return {
+        k: v for k, v in pool.node_labels.items() if not (pool.priority == "Spot" and k == SPOT_TAINT_KEY)
+    }
 
 
 def _autoscaler(pool: PoolSpec) -> dict[str, int] | None:
@@ -198,8 +229,11 @@ def _autoscaler(pool: PoolSpec) -> dict[str, int] | None:
 def _ts(ts: TimeSlicing | None) -> dict[str, Any] | None:
     if ts is None:
         return None
-    return {"replicas": ts.replicas, "renameByDefault": ts.rename_by_default,
-            "failRequestsGreaterThanOne": ts.fail_requests_greater_than_one}
+    return {
+        "replicas": ts.replicas,
+        "renameByDefault": ts.rename_by_default,
+        "failRequestsGreaterThanOne": ts.fail_requests_greater_than_one,
+    }
 
 
 def _version(text: str) -> tuple[int, ...]:
@@ -219,8 +253,8 @@ def _vm_size(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list[Cha
     rule = table.rule("vmSize")
     old, new = catalog.vm_size(cur.vm_size), catalog.vm_size(des.vm_size)
     adding_gpu = new is not None and new.is_gpu and not (old is not None and old.is_gpu)
-    preview = None if adding_gpu else tuple(t.base("update") + ["--node-vm-size", des.vm_size])
-    note = None
+    preview = None if adding_gpu else tuple([*t.base("update"), "--node-vm-size", des.vm_size])
+    note = "the preview resize cannot add a GPU VM size to an existing pool" if adding_gpu else None
     if old is not None and new is not None and old.arch != new.arch:
         preview, note = None, f"{old.name} ({old.arch}) -> {new.name} ({new.arch}): another architecture"
     return [Change("vmSize", cur.vm_size, des.vm_size, rule, preview_argv=preview, note=note)]
@@ -252,19 +286,40 @@ def _k8s(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list[Change]
     if have == want:
         return []
     if want > have:
-        argv = tuple(t.base("upgrade") + ["--kubernetes-version", des.kubernetes_version])
-        return [Change("kubernetesVersion", cur.kubernetes_version, des.kubernetes_version,
-                       table.rule("kubernetesVersion", "upgrade"), argv=argv)]
-    return [Change("kubernetesVersion", cur.kubernetes_version, des.kubernetes_version,
-                   table.rule("kubernetesVersion", "downgrade"))]
+        argv = tuple([*t.base("upgrade"), "--kubernetes-version", des.kubernetes_version])
+        return [
+            Change(
+                "kubernetesVersion",
+                cur.kubernetes_version,
+                des.kubernetes_version,
+                table.rule("kubernetesVersion", "upgrade"),
+                argv=argv,
+            )
+        ]
+    return [
+        Change(
+            "kubernetesVersion",
+            cur.kubernetes_version,
+            des.kubernetes_version,
+            table.rule("kubernetesVersion", "downgrade"),
+        )
+    ]
 
 
 def _mode(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list[Change]:
     if cur.mode == des.mode:
         return []
     note = "keep at least one other System pool in the cluster" if des.mode == "User" else None
-    return [Change("mode", cur.mode, des.mode, table.rule("mode"),
-                   argv=tuple(t.base("update") + ["--mode", des.mode]), note=note)]
+    return [
+        Change(
+            "mode",
+            cur.mode,
+            des.mode,
+            table.rule("mode"),
+            argv=tuple([*t.base("update"), "--mode", des.mode]),
+            note=note,
+        )
+    ]
 
 
 def _os_sku(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list[Change]:
@@ -272,8 +327,15 @@ def _os_sku(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list[Chan
         return []
     ok = {s.lower() for s in UPDATE_OS_SKUS}
     if _norm(cur.os_sku) in ok and _norm(des.os_sku) in ok:
-        return [Change("osSku", cur.os_sku, des.os_sku, table.rule("osSku", "migrate"),
-                       argv=tuple(t.base("update") + ["--os-sku", des.os_sku]))]
+        return [
+            Change(
+                "osSku",
+                cur.os_sku,
+                des.os_sku,
+                table.rule("osSku", "migrate"),
+                argv=tuple([*t.base("update"), "--os-sku", des.os_sku]),
+            )
+        ]
     return [Change("osSku", cur.os_sku, des.os_sku, table.rule("osSku", "other"))]
 
 
@@ -289,11 +351,11 @@ def _autoscale(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list[C
         return []
     rule = table.rule("autoscaler")
     if b is None:
-        argv = t.base("update") + ["--disable-cluster-autoscaler"]
+        argv = [*t.base("update"), "--disable-cluster-autoscaler"]
         note = "the pool keeps its current node count; scale it with az aks nodepool scale"
     else:
         flag = "--enable-cluster-autoscaler" if a is None else "--update-cluster-autoscaler"
-        argv = t.base("update") + [flag, "--min-count", str(b["minCount"]), "--max-count", str(b["maxCount"])]
+        argv = [*t.base("update"), flag, "--min-count", str(b["minCount"]), "--max-count", str(b["maxCount"])]
         note = None
         if des.is_gpu_pool and des.gpu_settings.managed:
             note = "managed GPU pools (preview) take no cluster autoscaler: AKS will refuse this"
@@ -303,21 +365,38 @@ def _autoscale(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list[C
 def _node_count(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list[Change]:
     if des.autoscaler is not None or not _given(des, "nodeCount") or cur.node_count == des.node_count:
         return []
-    argv = ["az", "aks", "nodepool", "scale", "--resource-group", t.resource_group,
-            "--cluster-name", t.cluster_name, "--name", t.name, "--node-count", str(des.node_count)]
+    argv = [
+        "az",
+        "aks",
+        "nodepool",
+        "scale",
+        "--resource-group",
+        t.resource_group,
+        "--cluster-name",
+        t.cluster_name,
+        "--name",
+        t.name,
+        "--node-count",
+        str(des.node_count),
+    ]
     note = None
     if des.node_count < cur.node_count:
         note = "scaling in removes nodes: their pods are evicted (PodDisruptionBudgets are respected)"
-    return [Change("nodeCount", cur.node_count, des.node_count, table.rule("nodeCount"), argv=tuple(argv),
-                   note=note)]
+    return [
+        Change(
+            "nodeCount", cur.node_count, des.node_count, table.rule("nodeCount"), argv=tuple(argv), note=note
+        )
+    ]
 
 
 def _node_labels(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list[Change]:
     a, b = _labels(cur), _labels(des)
     if a == b:
         return []
-    argv = t.base("update") + ["--labels", *(f"{k}={v}" for k, v in b.items())]
-    note = "--labels replaces every label of the pool" + ("; given with no value it clears them" if not b else "")
+    argv = [*t.base("update"), "--labels", *(f"{k}={v}" for k, v in b.items())]
+    note = "--labels replaces every label of the pool" + (
+        "; given with no value it clears them" if not b else ""
+    )
     return [Change("nodeLabels", a, b, table.rule("nodeLabels"), argv=tuple(argv), note=note)]
 
 
@@ -325,7 +404,7 @@ def _node_taints(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list
     a, b = _taints(cur), _taints(des)
     if set(map(str, cur.effective_taints)) == set(map(str, des.effective_taints)):
         return []
-    argv = t.base("update") + ["--node-taints", ",".join(b)]
+    argv = [*t.base("update"), "--node-taints", ",".join(b)]
     note = "an empty value clears every taint" if not b else None
     return [Change("nodeTaints", a, b, table.rule("nodeTaints"), argv=tuple(argv), note=note)]
 
@@ -379,8 +458,15 @@ def _gpu_mig_strategy(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) ->
         return []
     case = "managed" if managed else "plugin"
     note = None if managed else "re-render the device plugin from DESIRED (gpupool render) and apply it"
-    return [Change("gpu.migStrategy", cg.effective_mig_strategy, dg.effective_mig_strategy,
-                   table.rule("gpu.migStrategy", case), note=note)]
+    return [
+        Change(
+            "gpu.migStrategy",
+            cg.effective_mig_strategy,
+            dg.effective_mig_strategy,
+            table.rule("gpu.migStrategy", case),
+            note=note,
+        )
+    ]
 
 
 def _gpu_time_slicing(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list[Change] | str:
@@ -391,8 +477,15 @@ def _gpu_time_slicing(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) ->
         return "gpu.sharing.timeSlicing (device plugin config; not in az JSON)" if b else []
     if a == b:
         return []
-    return [Change("gpu.sharing.timeSlicing", a, b, table.rule("gpu.sharing.timeSlicing"),
-                   note="re-render the device plugin config from DESIRED (gpupool render) and apply it")]
+    return [
+        Change(
+            "gpu.sharing.timeSlicing",
+            a,
+            b,
+            table.rule("gpu.sharing.timeSlicing"),
+            note="re-render the device plugin config from DESIRED (gpupool render) and apply it",
+        )
+    ]
 
 
 COMPARERS: dict[str, Compare] = {
@@ -419,8 +512,9 @@ COMPARERS: dict[str, Compare] = {
 }
 
 
-def compare(current: PoolSpec, desired: PoolSpec, target: Target, from_az: bool = False
-            ) -> tuple[list[Change], list[str]]:
+def compare(
+    current: PoolSpec, desired: PoolSpec, target: Target, from_az: bool = False
+) -> tuple[list[Change], list[str]]:
     """Every changed field (in table order) and the fields that could not be compared."""
     changes: list[Change] = []
     skipped: list[str] = []
@@ -436,8 +530,12 @@ def compare(current: PoolSpec, desired: PoolSpec, target: Target, from_az: bool 
     return changes, skipped
 
 
-def target_of(current: PoolSpec, current_az: AzPool | None = None, resource_group: str | None = None,
-              cluster_name: str | None = None) -> Target:
+def target_of(
+    current: PoolSpec,
+    current_az: AzPool | None = None,
+    resource_group: str | None = None,
+    cluster_name: str | None = None,
+) -> Target:
     rg = resource_group or (current_az.resource_group if current_az else current.resource_group)
     cluster = cluster_name or (current_az.cluster_name if current_az else current.cluster_name)
     return Target(rg, cluster, current.name)
@@ -450,4 +548,14 @@ def run_rules(ctx: DiffContext) -> list[Finding]:
     return sorted(out, key=sort_key)
 
 
-__all__ = ["UPDATE", "RECREATE", "Change", "DiffContext", "DiffResult", "Target", "compare", "run_rules", "target_of"]
+__all__ = [
+    "RECREATE",
+    "UPDATE",
+    "Change",
+    "DiffContext",
+    "DiffResult",
+    "Target",
+    "compare",
+    "run_rules",
+    "target_of",
+]

@@ -14,8 +14,10 @@ from gpupool.spec.model import PoolSpec
 
 
 def same_cluster(current: PoolSpec, desired: PoolSpec, target: Target) -> bool:
-    return (desired.resource_group.lower() == target.resource_group.lower()
-            and desired.cluster_name.lower() == target.cluster_name.lower())
+    return (
+        desired.resource_group.lower() == target.resource_group.lower()
+        and desired.cluster_name.lower() == target.cluster_name.lower()
+    )
 
 
 def diff(
@@ -45,15 +47,26 @@ def diff(
     follows: tuple[Follow, ...] | None = None
     if requires_new and same_cluster(current, desired, target):
         name = new_pool_name(current, desired, new_name, tuple(taken_names))
-        migration = plan_migration(current, desired, target, tuple(changes), name, None, drain_timeout,
-                                   wait_timeout)
+        migration = plan_migration(
+            current, desired, target, tuple(changes), name, None, drain_timeout, wait_timeout
+        )
         if workloads is not None:
             follows = tuple(judge(workloads, migration.old, migration.new))
-            migration = plan_migration(current, desired, target, tuple(changes), name, follows, drain_timeout,
-                                       wait_timeout)
+            migration = plan_migration(
+                current, desired, target, tuple(changes), name, follows, drain_timeout, wait_timeout
+            )
     elif workloads is not None:
         follows = tuple(judge(workloads, current, desired))
     ctx = DiffContext(current, desired, tuple(changes), current_az, follows, migration)
     findings = run_rules(ctx)
-    return DiffResult(current, desired, target, tuple(changes), tuple(findings), tuple(skipped), current_az,
-                      migration, follows)
+    return DiffResult(
+        current,
+        desired,
+        target,
+        tuple(changes),
+        tuple(findings),
+        tuple(skipped),
+        current_az,
+        migration,
+        follows,
+    )

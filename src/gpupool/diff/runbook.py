@@ -2,10 +2,12 @@
 
 Steps: (1) create the new pool under a new name, exactly as ``gpupool render`` would; (2) wait until its
 nodes are Ready and advertise the GPU resources :func:`gpupool.design.node.advertised` expects; (3) stop
-if workloads given with ``--workloads`` would not follow; (4) cordon the old nodes; (5) drain them with
-the eviction API, so PodDisruptionBudgets are respected, within a timeout (never ``--disable-eviction``);
-(6) verify the workloads' pods run on the new pool; (7) disable the old pool's autoscaler, scale it to zero
-and delete it. Every value in the script is single-quoted (``gpupool.render.shell.quote``).
+if workloads given with ``--workloads`` would not follow; (4) turn the old pool's autoscaler off (so that
+evicted pods cannot make it grow) and cordon its nodes; (5) drain them with the eviction API, so
+PodDisruptionBudgets are respected, within a timeout (never ``--disable-eviction``); (6) verify the
+workloads' pods run on the new pool; (7) scale the old pool to zero and delete it. When it stops half-way,
+the script prints the commands that put the old pool back (it never undoes anything by itself). Every value
+in the script is single-quoted (``gpupool.render.shell.quote``).
 """
 
 from __future__ import annotations
@@ -61,25 +63,37 @@ def valid_pool_name(name: str, os_type: str = "Linux") -> str | None:
     return None
 
 
-def new_pool_name(current: PoolSpec, desired: PoolSpec, given: str | None = None,
-                  taken: tuple[str, ...] = ()) -> str:
-    """The replacement pool's name: ``given`` (validated), DESIRED's name when it differs from CURRENT's,
-    else CURRENT's name with the next number (``gpunp`` -> ``gpunp2``, ``gpu7`` -> ``gpu8``), cut to AKS's
-    length limit (12 Linux, 6 Windows). Raises InputError for an unusable ``given`` name."""
+def new_pool_name(
+    current: PoolSpec, desired: PoolSpec, given: str | None = None, taken: tuple[str, ...] = ()
+) -> str:
+    """The replacement pool's name: ``given`` (validated), else DESIRED's name when it differs from CURRENT's
+    and is free, else that name with the next number (``gpunp`` -> ``gpunp2``, ``gpu7`` -> ``gpu8``), cut to
+    AKS's length limit (12 Linux, 6 Windows). ``taken``: names of pools that exist in the cluster. Raises
+    InputError for an unusable ``given`` name."""
     os_type = desired.os_type
     if given is not None:
         why = valid_pool_name(given, os_type)
         if why:
-            raise InputError(None, None, f"--new-name {_text(given, 40)!r} is not a valid AKS node pool name", why)
+            raise InputError(
+                None, None, f"--new-name {_text(given, 40)!r} is not a valid AKS node pool name", why
+            )
+        if given in taken:
+            raise InputError(None, None, f"--new-name {given!r}: a node pool of that name already exists")
         if given == current.name:
-            raise InputError(None, None, f"--new-name {given!r} is the current pool's name",
-                             "the new pool must have another name while the old one exists")
+            raise InputError(
+                None,
+                None,
+                f"--new-name {given!r} is the current pool's name",
+                "the new pool must have another name while the old one exists",
+            )
         return given
-    if desired.name != current.name and not valid_pool_name(desired.name, os_type):
+    renamed = desired.name != current.name
+    if renamed and desired.name not in taken and not valid_pool_name(desired.name, os_type):
         return desired.name
+    source = desired if renamed else current
     rule = pool_name_rule()
     limit = rule.max_length.get(os_type, 12)
-    base = re.sub(r"[^a-z0-9]", "", current.name.lower()) or "pool"
+    base = re.sub(r"[^a-z0-9]", "", source.name.lower()) or "pool"
     if not base[0].isalpha():
         base = "p" + base
     m = re.match(r"^(.*?)(\d+)$", base)
@@ -133,9 +147,14 @@ class Migration:
         return [f for f in self.follows or () if f.relies_on_old and not f.follows]
 
     def to_verify(self) -> list[Follow]:
-        return [f for f in self.follows or ()
-                if f.relies_on_old and f.follows and f.workload.kind not in NO_VERIFY_KINDS
-                and selector_of(f.workload) is not None]
+        return [
+            f
+            for f in self.follows or ()
+            if f.relies_on_old
+            and f.follows
+            and f.workload.kind not in NO_VERIFY_KINDS
+            and selector_of(f.workload) is not None
+        ]
 
     def _old(self, verb: str, *flags: str) -> list[str]:
         return [*self.target.base(verb), *flags]
@@ -145,8 +164,17 @@ class Migration:
         out = [["kubectl", "wait", "--for=condition=Ready", "node", "-l", self.new_selector, timeout]]
         for res, count in advertised(self.new).resources.items():
             path = res.replace(".", "\\.")
-            out.append(["kubectl", "wait", f"--for=jsonpath={{.status.allocatable.{path}}}={count}", "node",
-                        "-l", self.new_selector, timeout])
+            out.append(
+                [
+                    "kubectl",
+                    "wait",
+                    f"--for=jsonpath={{.status.allocatable.{path}}}={count}",
+                    "node",
+                    "-l",
+                    self.new_selector,
+                    timeout,
+                ]
+            )
         return out
 
     def cordon_argv(self) -> list[str]:
@@ -154,35 +182,70 @@ class Migration:
 
     def drain_argv(self) -> list[str]:
         # Eviction API (the default): PodDisruptionBudgets are respected; never --disable-eviction or --force.
-        return ["kubectl", "drain", "-l", self.old_selector, "--ignore-daemonsets", "--delete-emptydir-data",
-                f"--timeout={self.drain_timeout}"]
+        return [
+            "kubectl",
+            "drain",
+            "-l",
+            self.old_selector,
+            "--ignore-daemonsets",
+            "--delete-emptydir-data",
+            f"--timeout={self.drain_timeout}",
+        ]
+
+    def freeze_argv(self) -> list[str] | None:
+        """Turn the old pool's autoscaler off before the cordon, so that pods evicted by the drain cannot make
+        it add (uncordoned) nodes to the old pool; the scale to zero needs it off anyway."""
+        if self.old.autoscaler is None:
+            return None
+        return self._old("update", "--disable-cluster-autoscaler")
+
+    def unfreeze_argv(self) -> list[str] | None:
+        a = self.old.autoscaler
+        if a is None:
+            return None
+        return self._old(
+            "update",
+            "--enable-cluster-autoscaler",
+            "--min-count",
+            str(a.min_count),
+            "--max-count",
+            str(a.max_count),
+        )
 
     def retire_argvs(self) -> list[list[str]]:
+        """Scale the old pool to zero (User pools; System pools cannot) and delete it."""
         out = []
-        if self.old.autoscaler is not None:
-            out.append(self._old("update", "--disable-cluster-autoscaler"))
         if self.old.mode == "User":
-            out.append(["az", "aks", "nodepool", "scale", "--resource-group", self.target.resource_group,
-                        "--cluster-name", self.target.cluster_name, "--name", self.target.name,
-                        "--node-count", "0"])
+            out.append(self._old("scale", "--node-count", "0"))
         out.append(self._old("delete"))
         return out
 
     def main_argvs(self) -> list[list[str]]:
         """The commands that matter, in order (for ``diff -o json`` "commands")."""
         waits = self.wait_argvs() if self.initial_nodes() > 0 else []
-        return [self.add_argv(), *waits, self.cordon_argv(), self.drain_argv(), *self.retire_argvs()]
+        freeze = [f] if (f := self.freeze_argv()) else []
+        return [self.add_argv(), *waits, *freeze, self.cordon_argv(), self.drain_argv(), *self.retire_argvs()]
 
     def script(self) -> str:
         return _Script(self).render()
 
 
-def plan_migration(current: PoolSpec, desired: PoolSpec, target: Target, changes: tuple[Change, ...],
-                   new_name: str, follows: tuple[Follow, ...] | None = None, drain_timeout: str = "30m",
-                   wait_timeout: str = "20m") -> Migration:
-    old = replace(current, name=target.name, resource_group=target.resource_group,
-                  cluster_name=target.cluster_name)
-    new = replace(desired, name=new_name, resource_group=target.resource_group, cluster_name=target.cluster_name)
+def plan_migration(
+    current: PoolSpec,
+    desired: PoolSpec,
+    target: Target,
+    changes: tuple[Change, ...],
+    new_name: str,
+    follows: tuple[Follow, ...] | None = None,
+    drain_timeout: str = "30m",
+    wait_timeout: str = "20m",
+) -> Migration:
+    old = replace(
+        current, name=target.name, resource_group=target.resource_group, cluster_name=target.cluster_name
+    )
+    new = replace(
+        desired, name=new_name, resource_group=target.resource_group, cluster_name=target.cluster_name
+    )
     for d in (drain_timeout, wait_timeout):
         try:
             seconds(d)
@@ -194,7 +257,7 @@ def plan_migration(current: PoolSpec, desired: PoolSpec, target: Target, changes
 
 # ---- the script ----------------------------------------------------------------------------------
 
-_PRELUDE = r'''set -euo pipefail
+_PRELUDE = r"""set -euo pipefail
 
 usage() {
   cat <<'USAGE'
@@ -221,6 +284,17 @@ if [ "$FORCE" = 1 ]; then
 fi
 
 say() { printf '\n==> %s\n' "$*"; }
+
+# What to run by hand to put the old pool back if the runbook stops half-way (it never undoes by itself).
+UNDO=()
+on_exit() {
+  local rc=$?
+  if [ "$rc" != 0 ] && [ "$EXECUTE" = 1 ] && [ "${#UNDO[@]}" -gt 0 ]; then
+    echo "stopped (exit $rc). The old pool is still there; to put it back as it was, run:" >&2
+    printf '  %s\n' "${UNDO[@]}" >&2
+  fi
+}
+trap on_exit EXIT
 
 # Dry run: print the command. --execute: print it, then run it (set -e stops at the first failure).
 run() {
@@ -289,7 +363,7 @@ verify_workload() {
     sleep 10
   done
 }
-'''
+"""
 
 
 class _Script:
@@ -314,35 +388,54 @@ class _Script:
         t = m.target
         steps = 7
         self.add("#!/usr/bin/env bash")
-        self.comment(f"gpupool runbook (gpupool {__version__}): replace node pool {t.name} with a new pool "
-                     f"{m.new.name} in cluster {t.cluster_name} (resource group {t.resource_group}).")
+        self.comment(
+            f"gpupool runbook (gpupool {__version__}): replace node pool {t.name} with a new pool "
+            f"{m.new.name} in cluster {t.cluster_name} (resource group {t.resource_group})."
+        )
         self.comment("Why a new pool:")
         for c in m.reasons:
             self.comment(f"  {c.field}: {_short(c.before)} -> {_short(c.after)}: {c.rule.reason}")
             self.comment(f"    source: {c.rule.source_text}")
             if c.rule.preview is not None:
                 self.comment(f"    {c.rule.preview.note}")
-        self.comment("Steps: 1 create the new pool; 2 wait until its nodes are Ready and advertise their GPUs;")
-        self.comment("3 check workloads; 4 cordon the old nodes; 5 drain them (PodDisruptionBudgets respected);")
-        self.comment("6 verify the workloads run on the new pool; 7 scale the old pool to zero and delete it.")
+        self.comment(
+            "Steps: 1 create the new pool; 2 wait until its nodes are Ready and advertise their GPUs;"
+        )
+        self.comment(
+            "3 check workloads; 4 old autoscaler off, cordon; 5 drain (PodDisruptionBudgets respected);"
+        )
+        self.comment(
+            "6 verify the workloads run on the new pool; 7 scale the old pool to zero and delete it."
+        )
         self.comment("Dry run by default (prints each command). To run it: bash THIS_FILE --execute")
-        self.comment(f"kubectl must point at the cluster: az aks get-credentials --resource-group "
-                     f"{t.resource_group} --name {t.cluster_name}")
+        self.comment("Needs az (Azure CLI >= 2.34.0) and kubectl >= 1.23 (kubectl wait --for=jsonpath).")
+        self.comment(
+            f"kubectl must point at the cluster: az aks get-credentials --resource-group "
+            f"{t.resource_group} --name {t.cluster_name}"
+        )
         self.comment(f"Afterwards set metadata.name to {m.new.name} in the pool spec (the old name is gone).")
         self.add(_PRELUDE.rstrip("\n"), "")
-        self.add(f"RESOURCE_GROUP={_q(t.resource_group)}", f"CLUSTER={_q(t.cluster_name)}",
-                 f"OLD_POOL={_q(t.name)}", f"NEW_POOL={_q(m.new.name)}", f"POOL_LABEL={_q(POOL_LABEL)}",
-                 f"WAIT_TIMEOUT_S={seconds(m.wait_timeout)}", f"VERIFY_TIMEOUT_S={seconds(m.wait_timeout)}",
-                 'echo "runbook: pool $OLD_POOL -> $NEW_POOL (cluster $CLUSTER, resource group $RESOURCE_GROUP)"',
-                 'if [ "$EXECUTE" = 1 ]; then',
-                 '  echo "kubectl context: $(kubectl config current-context)"',
-                 "else",
-                 '  echo "dry run: nothing is changed; add --execute to run the commands"',
-                 "fi")
+        self.add(
+            f"RESOURCE_GROUP={_q(t.resource_group)}",
+            f"CLUSTER={_q(t.cluster_name)}",
+            f"OLD_POOL={_q(t.name)}",
+            f"NEW_POOL={_q(m.new.name)}",
+            f"POOL_LABEL={_q(POOL_LABEL)}",
+            f"WAIT_TIMEOUT_S={seconds(m.wait_timeout)}",
+            f"VERIFY_TIMEOUT_S={seconds(m.wait_timeout)}",
+            'echo "runbook: pool $OLD_POOL -> $NEW_POOL (cluster $CLUSTER, resource group $RESOURCE_GROUP)"',
+            'if [ "$EXECUTE" = 1 ]; then',
+            '  echo "kubectl context: $(kubectl config current-context)"',
+            "else",
+            '  echo "dry run: nothing is changed; add --execute to run the commands"',
+            "fi",
+        )
 
         self.add("", f'say "1/{steps} Create the new pool $NEW_POOL"')
         if not adapters.using_render_add():
-            self.comment("(az aks nodepool add built by gpupool.diff's fallback: gpupool.render.az was not available)")
+            self.comment(
+                "(az aks nodepool add built by gpupool.diff's fallback: gpupool.render.az was not available)"
+            )
         self.run(m.add_argv())
         self._device_plugin()
 
@@ -350,8 +443,10 @@ class _Script:
         want = m.initial_nodes()
         adv = advertised(m.new)
         if want <= 0:
-            self.echo(f"pool {m.new.name} starts with 0 nodes (autoscaler min 0): nothing to wait for; "
-                      "its nodes appear when pending pods need them")
+            self.echo(
+                f"pool {m.new.name} starts with 0 nodes (autoscaler min 0): nothing to wait for; "
+                "its nodes appear when pending pods need them"
+            )
         else:
             self.run(["wait_nodes_registered", m.new.name, str(want)])
             if adv.resources:
@@ -363,32 +458,52 @@ class _Script:
         self.add("", f'say "3/{steps} Workloads that would not follow to $NEW_POOL"')
         self._workload_check()
 
-        self.add("", f'say "4/{steps} Cordon the nodes of $OLD_POOL"')
+        freeze, unfreeze = m.freeze_argv(), m.unfreeze_argv()
+        title = (
+            "Turn off the autoscaler of $OLD_POOL and cordon its nodes"
+            if freeze
+            else "Cordon the nodes of $OLD_POOL"
+        )
+        self.add("", f'say "4/{steps} {title}"')
+        if freeze and unfreeze:
+            self.comment("the old pool's autoscaler goes off first: drained pods must not make it add nodes")
+            self.run(freeze)
+            self.add(f"UNDO+=({_q(adapters.command_line(unfreeze, 4))})")
         self.run(m.cordon_argv())
+        self.add(f"UNDO+=({_q(adapters.command_line(['kubectl', 'uncordon', '-l', m.old_selector], 2))})")
         self.add("", f'say "5/{steps} Drain the nodes of $OLD_POOL (evictions respect PodDisruptionBudgets)"')
         self.run(m.drain_argv())
 
         self.add("", f'say "6/{steps} Verify the workloads run on $NEW_POOL"')
         verify = m.to_verify()
         if m.follows is None:
-            self.echo("no --workloads given to gpupool diff: check your workloads on the new pool yourself, e.g.")
+            self.echo(
+                "no --workloads given to gpupool diff: check your workloads on the new pool yourself, e.g."
+            )
             self.echo(f"  kubectl get pods --all-namespaces -o wide | grep {m.new.name}")
         elif not verify:
-            self.echo("none of the given workloads relies on the old pool (Jobs, CronJobs and bare Pods are "
-                      "not verified)")
+            self.echo(
+                "none of the given workloads relies on the old pool (Jobs, CronJobs and bare Pods are "
+                "not verified)"
+            )
         for f in verify:
             flag, sel = selector_of(f.workload) or ("-l", "")
             self.run(["verify_workload", f.workload.namespace, f.workload.ref, flag, sel])
 
         self.add("", f'say "7/{steps} Scale $OLD_POOL to zero and delete it"')
         if m.old.mode != "User":
-            self.comment(f"{t.name} is a System pool: System pools cannot scale to 0 nodes; it is deleted directly "
-                         "(another System pool must remain)")
+            self.comment(
+                f"{t.name} is a System pool: System pools cannot scale to 0 nodes; it is deleted directly "
+                "(another System pool must remain)"
+            )
+        self.add("UNDO=()")
         for argv in m.retire_argvs():
             self.run(argv)
         if advertised(m.old).plugin == "self-managed":
-            self.echo(f"if gpupool render deployed the device plugin of {t.name} (DaemonSet "
-                      f"nvidia-device-plugin-{t.name} in gpu-resources), it now selects no node: delete it")
+            self.echo(
+                f"if gpupool render deployed the device plugin of {t.name} (DaemonSet "
+                f"nvidia-device-plugin-{t.name} in gpu-resources), it now selects no node: delete it"
+            )
         self.add("", 'say "done: pool $OLD_POOL replaced by $NEW_POOL"')
         return "\n".join(self.lines) + "\n"
 
@@ -397,10 +512,15 @@ class _Script:
         if advertised(m.new).plugin != "self-managed":
             return
         manifest = adapters.device_plugin_manifest(m.new)
-        if manifest is None or any(line.strip() == _MANIFEST_EOF for line in manifest.splitlines()) \
-                or _CONTROL.search(manifest.replace("\n", "").replace("\t", "")):
-            self.comment(f"{m.new.name} runs the self-managed NVIDIA device plugin: make sure its DaemonSet also "
-                         f"selects the new pool (gpupool render DESIRED writes it), or step 2 times out.")
+        if (
+            manifest is None
+            or any(line.strip() == _MANIFEST_EOF for line in manifest.splitlines())
+            or _CONTROL.search(manifest.replace("\n", "").replace("\t", ""))
+        ):
+            self.comment(
+                f"{m.new.name} runs the self-managed NVIDIA device plugin: make sure its DaemonSet also "
+                f"selects the new pool (gpupool render DESIRED writes it), or step 2 times out."
+            )
             return
         self.comment("The self-managed NVIDIA device plugin for the new pool (from gpupool render):")
         self.add(f"run kubectl apply -f - <<'{_MANIFEST_EOF}'", manifest.rstrip("\n"), _MANIFEST_EOF)
@@ -408,33 +528,58 @@ class _Script:
     def _workload_check(self) -> None:
         m = self.m
         if m.follows is None:
-            self.echo("no --workloads given to gpupool diff: it could not check which workloads would not follow "
-                      "(nodeSelector/affinity on the old pool name, tolerations for new taints, GPU resources)")
+            self.echo(
+                "no --workloads given to gpupool diff: it could not check which workloads would not follow "
+                "(nodeSelector/affinity on the old pool name, tolerations for new taints, GPU resources)"
+            )
             return
         blockers = m.blockers()
         self.add(f"BLOCKERS={len(blockers)}")
         if not blockers:
+            self.add('if [ "$BLOCKERS" = 0 ]; then')
             self.echo(f"every given workload that relies on {m.target.name} can run on {m.new.name}")
+            self.lines[-1] = "  " + self.lines[-1]
+            self.add("fi")
             return
         for f in blockers:
             it = f.item
             self.echo(f"  {f.workload.ref} ({it.path}:{it.line}): " + "; ".join(f.problems), err=True)
             for fix in f.fixes:
                 self.echo(f"    fix: {fix}", err=True)
-        self.add('if [ "$FORCE" != 1 ]; then',
-                 '  echo "stopping before the old pool is touched: fix the workloads above, or pass --force" >&2',
-                 '  if [ "$EXECUTE" = 1 ]; then exit 1; fi',
-                 "fi")
+        self.add(
+            'if [ "$BLOCKERS" -gt 0 ] && [ "$FORCE" != 1 ]; then',
+            '  echo "stopping before the old pool is touched: fix the workloads above, or pass --force" >&2',
+            '  if [ "$EXECUTE" = 1 ]; then exit 1; fi',
+            "fi",
+        )
 
 
 def _plain(token: str) -> bool:
     """Tokens safe to write bare: fixed words and option names (no user data)."""
-    return bool(re.match(r"^[A-Za-z0-9_][A-Za-z0-9_-]*$", token)) and token in _WORDS or bool(
-        re.match(r"^--?[a-z][a-z0-9-]*$", token))
+    return (bool(re.match(r"^[A-Za-z0-9_][A-Za-z0-9_-]*$", token)) and token in _WORDS) or bool(
+        re.match(r"^--?[a-z][a-z0-9-]*$", token)
+    )
 
 
-_WORDS = {"az", "aks", "nodepool", "add", "update", "scale", "delete", "upgrade", "show", "kubectl", "wait", "node",
-          "cordon", "drain", "apply", "wait_nodes_registered", "verify_workload"}
+_WORDS = {
+    "az",
+    "aks",
+    "nodepool",
+    "add",
+    "update",
+    "scale",
+    "delete",
+    "upgrade",
+    "show",
+    "kubectl",
+    "wait",
+    "node",
+    "cordon",
+    "drain",
+    "apply",
+    "wait_nodes_registered",
+    "verify_workload",
+}
 
 
 def _short(value: object) -> str:

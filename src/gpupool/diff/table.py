@@ -60,7 +60,7 @@ def _text(value: Any) -> str:
 @cache
 def _raw() -> dict[str, Any]:
     text = resources.files("gpupool.diff").joinpath("data", "mutability.yaml").read_text(encoding="utf-8")
-    return yaml.load(text, Loader=_Loader)  # noqa: S506 - trusted package data, safe loader
+    return yaml.load(text, Loader=_Loader)
 
 
 @cache
@@ -89,7 +89,9 @@ def table() -> dict[tuple[str, str], FieldRule]:
                 conflict=_text(row["conflict"]) if row.get("conflict") else None,
                 note=_text(row["note"]) if row.get("note") else None,
                 min_cli=str(row["minCli"]) if row.get("minCli") else None,
-                preview=Preview(pv["flag"], pv.get("api"), _text(pv["note"]), _text(pv["source"])) if pv else None,
+                preview=Preview(pv["flag"], pv.get("api"), _text(pv["note"]), _text(pv["source"]))
+                if pv
+                else None,
             )
     return out
 

@@ -124,8 +124,9 @@ def _has_node_targeting(w: Workload) -> bool:
 _SELECTOR_PROBLEM = "its nodeSelector/required node affinity does not match the pool's node labels"
 
 
-def problems_on(w: Workload, pool: PoolSpec, labels: dict[str, str] | None = None
-                ) -> tuple[list[str], list[str], list[str]]:
+def problems_on(
+    w: Workload, pool: PoolSpec, labels: dict[str, str] | None = None
+) -> tuple[list[str], list[str], list[str]]:
     """Why pods of ``w`` would not run on nodes of ``pool``, the fixes and the kind of each problem."""
     labels = node_labels(pool) if labels is None else labels
     problems: list[str] = []
@@ -169,10 +170,14 @@ def judge(items: Iterable[Located], old: PoolSpec, new: PoolSpec) -> list[Follow
         problems, fixes, kinds = problems_on(w, new, new_labels)
         if "selector" in kinds and new.name != old.name and matches_node(w.pod_spec, renamed):
             i = kinds.index("selector")
-            problems[i] = (f"it is pinned to the old pool name {old.name} "
-                           f"(nodeSelector/affinity on {' or '.join(POOL_NAME_LABELS)})")
-            fixes[i] = (f"select the new pool ({POOL_NAME_LABELS[0]}: {new.name}) or a label both pools carry "
-                        "(e.g. a nodeLabels entry)")
+            problems[i] = (
+                f"it is pinned to the old pool name {old.name} "
+                f"(nodeSelector/affinity on {' or '.join(POOL_NAME_LABELS)})"
+            )
+            fixes[i] = (
+                f"select the new pool ({POOL_NAME_LABELS[0]}: {new.name}) or a label both pools carry "
+                "(e.g. a nodeLabels entry)"
+            )
             kinds[i] = "pinned"
         if relies and not problems and gpu_requests(w):
             # Cross-check with lint's placement rules (same gpupool.k8s semantics, one more pair of eyes).
@@ -182,16 +187,21 @@ def judge(items: Iterable[Located], old: PoolSpec, new: PoolSpec) -> list[Follow
                 fixes.append("see gpupool lint for the fix")
                 kinds.append("lint")
         if relies and w.kind == "Pod" and new.name != old.name:
-            problems.append("it is a bare Pod: nothing recreates it elsewhere and kubectl drain refuses to evict it "
-                            "(only --force would delete it)")
-            fixes.append("run it from a Deployment, StatefulSet or Job, or delete it and recreate it on the new pool")
+            problems.append(
+                "it is a bare Pod: nothing recreates it elsewhere and kubectl drain refuses to evict it "
+                "(only --force would delete it)"
+            )
+            fixes.append(
+                "run it from a Deployment, StatefulSet or Job, or delete it and recreate it on the new pool"
+            )
             kinds.append("bare-pod")
         out.append(Follow(item, runs_on_old, relies, tuple(problems), tuple(fixes), tuple(kinds)))
     return out
 
 
 def selector_of(w: Workload) -> tuple[str, str] | None:
-    """How to find the workload's pods: (``-l``, ``k=v,...``) or (``--field-selector``, ``metadata.name=x``)."""
+    """How to find the workload's pods: (``-l``, ``k=v,...``) or (``--field-selector``, ``metadata.name=x``).
+    """
     if w.kind == "Pod":
         return ("--field-selector", f"metadata.name={w.name}")
     spec = w.obj.get("spec") if isinstance(w.obj.get("spec"), dict) else {}

@@ -10,9 +10,18 @@ import re
 from fractions import Fraction
 
 _BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
-_DECIMAL = {"n": Fraction(1, 10**9), "u": Fraction(1, 10**6), "m": Fraction(1, 1000), "": Fraction(1),
-            "k": Fraction(10**3), "M": Fraction(10**6), "G": Fraction(10**9), "T": Fraction(10**12),
-            "P": Fraction(10**15), "E": Fraction(10**18)}
+_DECIMAL = {
+    "n": Fraction(1, 10**9),
+    "u": Fraction(1, 10**6),
+    "m": Fraction(1, 1000),
+    "": Fraction(1),
+    "k": Fraction(10**3),
+    "M": Fraction(10**6),
+    "G": Fraction(10**9),
+    "T": Fraction(10**12),
+    "P": Fraction(10**15),
+    "E": Fraction(10**18),
+}
 _RE = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+))(?:(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)|[eE]([+-]?\d+))?$")
 
 
@@ -30,7 +39,10 @@ def parse_quantity(value: object) -> Fraction:
         raise ValueError(f"quantity must be a number or string, not {type(value).__name__}")
     m = _RE.match(value.strip())
     if not m or len(value) > 64:
-        raise ValueError(f"quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$' (got {value[:64]!r})")
+        raise ValueError(
+            "quantities must match the regular expression "
+            f"'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$' (got {value[:64]!r})"
+        )
     number = Fraction(m.group(1))
     suffix, exponent = m.group(2), m.group(3)
     if exponent is not None:

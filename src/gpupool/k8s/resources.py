@@ -87,6 +87,18 @@ def pod_limits(pod_spec: Any) -> Resources:
     return _pod_total(pod_spec, container_limits)
 
 
+def pod_requests_of(pod_spec: Any, keep: Callable[[str], bool]) -> Resources:
+    """:func:`pod_requests` for the resource names ``keep`` accepts only (the others are not even parsed)."""
+
+    def per_container(c: Any) -> Resources:
+        reqs = _parse({k: v for k, v in _section(c, "requests").items() if keep(str(k))})
+        for k, v in _parse({k: v for k, v in _section(c, "limits").items() if keep(str(k))}).items():
+            reqs.setdefault(k, v)
+        return reqs
+
+    return {k: v for k, v in _pod_total(pod_spec, per_container).items() if keep(k)}
+
+
 def is_extended_resource(name: str) -> bool:
     """Kubernetes ``IsExtendedResourceName``: a domain-prefixed name outside ``kubernetes.io/``, not a quota
     ``requests.`` name (k8s.io/kubernetes pkg/apis/core/helper/helpers.go). The API server requires such

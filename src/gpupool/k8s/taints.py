@@ -36,7 +36,9 @@ def tolerates(toleration: Any, taint: Taint) -> bool:
     return False
 
 
-def untolerated(taints: Iterable[Taint], tolerations: Any, effects: tuple[str, ...] = HARD_EFFECTS) -> list[Taint]:
+def untolerated(
+    taints: Iterable[Taint], tolerations: Any, effects: tuple[str, ...] = HARD_EFFECTS
+) -> list[Taint]:
     """The taints (with one of ``effects``) that no toleration in ``tolerations`` tolerates."""
     tols = tolerations if isinstance(tolerations, list) else []
     return [t for t in taints if t.effect in effects and not any(tolerates(tol, t) for tol in tols)]

@@ -22,8 +22,14 @@ WORKLOAD_KINDS = tuple(POD_TEMPLATE_PATHS)
 # API group of each workload kind: a custom resource with the same kind name (Volcano's batch.volcano.sh Job)
 # is not a workload of this shape.
 WORKLOAD_GROUPS: dict[str, str] = {
-    "Pod": "", "ReplicationController": "", "Deployment": "apps", "ReplicaSet": "apps", "StatefulSet": "apps",
-    "DaemonSet": "apps", "Job": "batch", "CronJob": "batch",
+    "Pod": "",
+    "ReplicationController": "",
+    "Deployment": "apps",
+    "ReplicaSet": "apps",
+    "StatefulSet": "apps",
+    "DaemonSet": "apps",
+    "Job": "batch",
+    "CronJob": "batch",
 }
 
 
@@ -36,8 +42,9 @@ def is_builtin_workload(obj: Any) -> bool:
         return False
     group = api.rpartition("/")[0]
     # extensions/v1beta1 served Deployments, DaemonSets and ReplicaSets until Kubernetes 1.16.
-    return group == WORKLOAD_GROUPS[kind] or (group == "extensions" and kind in ("Deployment", "DaemonSet",
-                                                                               "ReplicaSet"))
+    return group == WORKLOAD_GROUPS[kind] or (
+        group == "extensions" and kind in ("Deployment", "DaemonSet", "ReplicaSet")
+    )
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,11 @@ checked, whatever the file order. Large inputs are linted by a pool of worker pr
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -255,8 +257,8 @@ class Linter:
                 status = "skipped"
                 found.append(_finding(
                     "GP208", Severity.INFO,
-                    f"no schema for {schema.safe(kind)} {schema.safe(api)} (custom resource?): skipped",
-                    path, at(("kind",)), ref, fix="pass its CustomResourceDefinition with --crd"))
+                    f"no schema for {schema.safe(kind)} {schema.safe(api)}: skipped (pass its CRD with --crd)",
+                    path, at(("kind",)), ref))
             if workloads.is_builtin_workload(obj):
                 w = workloads.workload_of(obj)
                 if w is not None:
@@ -422,10 +424,11 @@ def _available_cpus() -> int:
 
 
 def _chunks(files: list[str], sizes: dict[str, int], workers: int) -> list[list[str]]:
-    """Groups of files of roughly _CHUNK_BYTES, largest first, at least 4 per worker for balance."""
+    """Runs of neighbouring files (similar kinds: fewer validators to compile per worker) of roughly
+    _CHUNK_BYTES each, at least 8 per worker so that dynamic dispatch balances the load."""
     total = sum(sizes.values())
-    target = max(1, min(_CHUNK_BYTES, total // (workers * 4) or 1))
-    ordered = sorted(files, key=lambda f: -sizes[f])
+    target = max(1, min(_CHUNK_BYTES, total // (workers * 8) or 1))
+    ordered = files
     chunks: list[list[str]] = []
     current: list[str] = []
     size = 0
@@ -440,7 +443,27 @@ def _chunks(files: list[str], sizes: dict[str, int], workers: int) -> list[list[
     return chunks
 
 
+@contextmanager
+def _gc_tuned() -> Iterator[None]:
+    """Parsing allocates millions of short-lived containers and keeps few: collect the young generation
+    less often and never rescan what existed before the run (~15% of lint's CPU time otherwise)."""
+    old = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(max(old[0], 50_000), max(old[1], 20), max(old[2], 20))
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+        gc.unfreeze()
+
+
 def _run(linter: Linter, files: list[str], stdin_text: str | None, jobs: int | None) -> _Report:
+    with _gc_tuned():
+        return _run_files(linter, files, stdin_text, jobs)
+
+
+
+def _run_files(linter: Linter, files: list[str], stdin_text: str | None, jobs: int | None) -> _Report:
     global _WORKER
     total = _Report()
     disk = [f for f in files if f != reader.STDIN]
@@ -526,7 +549,8 @@ def lint_text(text: str, path: str = reader.STDIN_NAME, pools: Sequence[PoolSpec
     options = options or LintOptions()
     all_pools = list(pools or ()) + _pools_in(path, text)
     linter = Linter(all_pools, options)
-    rep = linter.lint_source(path, text)
+    with _gc_tuned():
+        rep = linter.lint_source(path, text)
     findings = sorted(rep.findings, key=sort_key)
     return LintResult(findings, _summary(linter, rep, findings, all_pools), sorted(rep.objects))
 

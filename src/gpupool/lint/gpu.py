@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from types import ModuleType
 from typing import Any
 
@@ -37,7 +37,7 @@ from gpupool.spec.model import PoolSpec, Taint
 __all__ = ["PoolFit", "PoolIndex", "PoolView", "WorkloadContext", "check_workload", "object_ref", "placement"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PoolView:
     """What a node of a pool looks like to the scheduler, computed once per pool."""
 
@@ -71,6 +71,11 @@ class PoolView:
             ts = self.time_slicing
             bits.append(f"time-sliced x{ts.replicas}" + (", renameByDefault" if ts.rename_by_default else ""))
         return f"pool {self.name} ({', '.join(bits)})"
+
+    @cached_property
+    def driver(self) -> tuple[str, str] | None:
+        """(NVIDIA driver version, source) the pool's nodes run when AKS pins it; None otherwise."""
+        return _cuda_driver(self)
 
     def offer_text(self) -> str:
         if not self.resources:
@@ -124,14 +129,16 @@ class PoolFit:
 
 def gpu_requests(pod_spec: Any) -> dict[str, Fraction]:
     """The pod's effective requests of GPU resources (kube-scheduler's sum/max rules), positive only."""
-    return {k: v for k, v in resources.pod_requests(pod_spec).items() if is_gpu_resource(k) and v > 0}
+    return {k: v for k, v in resources.pod_requests_of(pod_spec, is_gpu_resource).items() if v > 0}
 
 
-def placement(workload: Workload, pools: Sequence[PoolSpec] | PoolIndex) -> list[PoolFit]:
+def placement(workload: Workload, pools: Sequence[PoolSpec] | PoolIndex,
+              wanted: dict[str, Fraction] | None = None) -> list[PoolFit]:
     """For each pool: may the workload's pod land there, and does the pool offer its GPU resources?"""
     index = as_index(pools)
     spec = workload.pod_spec
-    wanted = gpu_requests(spec)
+    if wanted is None:
+        wanted = gpu_requests(spec)
     tolerations = spec.get("tolerations")
     out = []
     for v in index.views:
@@ -190,7 +197,7 @@ class WorkloadContext:
 
     @cached_property
     def fits(self) -> list[PoolFit]:
-        return placement(self.workload, self.index)
+        return placement(self.workload, self.index, self.requests)
 
     @property
     def views(self) -> tuple[PoolView, ...]:
@@ -199,22 +206,33 @@ class WorkloadContext:
     def offering(self, resource: str) -> list[PoolView]:
         return [v for v in self.views if v.resources.get(resource, 0) > 0]
 
-    def containers(self) -> Iterator[tuple[tuple, dict]]:
-        """``(path relative to the object, container)`` for init and app containers (not ephemeral)."""
-        for fld, i, c in workloads.containers(self.pod_spec):
-            if fld != "ephemeralContainers":
-                yield (*self.spec_path, fld, i), c
+    @cached_property
+    def _containers(self) -> list[tuple[tuple, dict]]:
+        return [((*self.spec_path, fld, i), c) for fld, i, c in workloads.containers(self.pod_spec)
+                if fld != "ephemeralContainers"]
 
-    def resource_sections(self) -> Iterator[tuple[tuple, dict, dict]]:
-        """``(container path, requests, limits)`` with the raw (unparsed) mappings."""
-        for cpath, c in self.containers():
+    def containers(self) -> list[tuple[tuple, dict]]:
+        """``(path relative to the object, container)`` for init and app containers (not ephemeral)."""
+        return self._containers
+
+    @cached_property
+    def _sections(self) -> list[tuple[tuple, dict, dict]]:
+        out = []
+        for cpath, c in self._containers:
             res = c.get("resources")
             if not isinstance(res, dict):
                 continue
-            req = res.get("requests") if isinstance(res.get("requests"), dict) else {}
-            lim = res.get("limits") if isinstance(res.get("limits"), dict) else {}
+            req = res.get("requests")
+            lim = res.get("limits")
+            req = req if isinstance(req, dict) else {}
+            lim = lim if isinstance(lim, dict) else {}
             if req or lim:
-                yield cpath, req, lim
+                out.append((cpath, req, lim))
+        return out
+
+    def resource_sections(self) -> list[tuple[tuple, dict, dict]]:
+        """``(container path, requests, limits)`` with the raw (unparsed) mappings."""
+        return self._sections
 
     def where_requested(self, resource: str) -> tuple:
         """Path of the first limits/requests key naming ``resource`` (the pod spec when none)."""
@@ -254,11 +272,12 @@ class WorkloadContext:
         )
 
 
-def workload_rules() -> list[ModuleType]:
+@cache
+def workload_rules() -> tuple[ModuleType, ...]:
     """Rule modules with a ``check(ctx: WorkloadContext)`` (GP212 and GP3xx), in ID order."""
     from gpupool import rules as registry
 
-    return [r.module for r in registry.family("gpupool.lint.rules") if hasattr(r.module, "check")]
+    return tuple(r.module for r in registry.family("gpupool.lint.rules") if hasattr(r.module, "check"))
 
 
 def check_workload(workload: Workload, pools: Sequence[PoolSpec] | PoolIndex | None = None, *,
@@ -275,6 +294,10 @@ def check_workload(workload: Workload, pools: Sequence[PoolSpec] | PoolIndex | N
 
 def cuda_driver(view: PoolView) -> tuple[str, str] | None:
     """(driver version, where it comes from) that the pool's nodes run, when AKS pins it; else None."""
+    return view.driver
+
+
+def _cuda_driver(view: PoolView) -> tuple[str, str] | None:
     size = catalog.vm_size(view.pool.vm_size)
     if size is None or not view.pool.is_gpu_pool or view.pool.gpu_settings.driver == "None":
         return None

@@ -58,6 +58,18 @@ def split_api_version(api_version: str) -> tuple[str, str] | None:
     return None
 
 
+_KUBE_VERSION_RE = re.compile(r"^v(\d+)(?:(alpha|beta)(\d+))?$")
+
+
+def version_priority(version: str) -> tuple[int, int, int]:
+    """Kubernetes API version order: v1 > v1beta2 > v1beta1 > v1alpha1 (higher sorts later)."""
+    m = _KUBE_VERSION_RE.match(version)
+    if not m:
+        return (-1, 0, 0)
+    stability = {"alpha": 0, "beta": 1, None: 2}[m.group(2)]
+    return (stability, int(m.group(1)), int(m.group(3) or 0))
+
+
 # ---- the bundle on disk ----------------------------------------------------------------------------
 
 
@@ -219,7 +231,8 @@ class SchemaSet:
         if not is_builtin_group(group):
             return Unknown()
         if served:
-            return NotServed(tuple(sorted(f"{g}/{v}" if g else v for g, v, _ in served)))
+            ordered = sorted(served, key=lambda gvk: (gvk[0], version_priority(gvk[1])))
+            return NotServed(tuple(f"{g}/{v}" if g else v for g, v, _ in ordered))
         kinds = sorted({k for entries in self.kind_index.values() for _, _, k in entries
                         if not k.endswith("List") and k not in _META_KINDS})
         close = difflib.get_close_matches(kind, kinds, n=1, cutoff=0.75)
@@ -277,7 +290,10 @@ def format_path(path: tuple | list) -> str:
 
 def safe(text: str, limit: int = 60) -> str:
     """Printable, bounded rendering of user text."""
-    out = "".join(ch if ch.isprintable() else "?" for ch in str(text))
+    text = str(text)
+    if len(text) <= limit and text.isprintable():
+        return text
+    out = "".join(ch if ch.isprintable() else "?" for ch in text)
     return out if len(out) <= limit else out[: limit - 1] + "…"
 
 

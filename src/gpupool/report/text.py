@@ -6,7 +6,7 @@ Colour only on a terminal (Rich decides; ``NO_COLOR`` is honoured).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from rich.console import Console
@@ -66,3 +66,20 @@ def resources_summary(summary: dict) -> str:
     if summary.get("suppressed"):
         tail += f", {summary['suppressed']} suppressed"
     return f"{line} ({tail})"
+
+
+def plain_lines(findings: Iterable[Finding], group_by_file: bool = True) -> Iterator[str]:
+    """The lines :func:`print_findings` prints, without styling (what Rich writes when not on a terminal),
+    produced without Rich: thousands of findings print in milliseconds."""
+    last_path: str | None = None
+    for f in sorted(findings, key=sort_key):
+        if group_by_file and f.path != last_path and f.path:
+            if last_path is not None:
+                yield ""
+            last_path = f.path
+        where = f.location()
+        prefix = f"{where}: " if where else ""
+        obj = f"{f.object}: " if f.object else ""
+        yield f"{prefix}{f.severity.value} {f.rule} {obj}{f.message}"
+        if f.fix:
+            yield f"    fix: {f.fix}"

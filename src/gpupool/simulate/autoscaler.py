@@ -5,11 +5,11 @@ estimates with first-fit-decreasing bin packing how many new nodes the pending p
 ``maxCount``), and an expander picks one option per loop (kubernetes/autoscaler
 core/scaleup/orchestrator/orchestrator.go, estimator/binpacking_estimator.go, decreasing_pod_orderer.go).
 
-The template (processors/nodeinfosprovider/mixed_nodeinfos_processor.go): a copy of a real node of the pool when
-it has one, else — scale from zero — the cloud provider's template, which on AKS is built from the VM size alone
-(:func:`gpupool.simulate.nodes.aks_template`): it knows the SKU's ``nvidia.com/gpu`` count but nothing of MIG or
-time-slicing, and its allocatable is its capacity. ``mode="exact"`` uses the real node shape even at zero, to
-show what would happen if CA knew the truth.
+The template (processors/nodeinfosprovider/mixed_nodeinfos_processor.go): a copy of a real node of the
+pool when it has one, else — scale from zero — the cloud provider's template, which on AKS is built from the
+VM size alone (:func:`gpupool.simulate.nodes.aks_template`): it knows the SKU's ``nvidia.com/gpu`` count but
+nothing of MIG or time-slicing, and its allocatable is its capacity. ``mode="exact"`` uses the real node
+shape even at zero, to show what would happen if CA knew the truth.
 """
 
 from __future__ import annotations
@@ -28,8 +28,15 @@ from gpupool.spec.model import PoolSpec
 class Template:
     """One node group's template node, with the DaemonSet pods that would run on it."""
 
-    def __init__(self, spec: PoolSpec, shape: NodeShape, registry: Registry, msgs: Messages, scoring: Scoring,
-                 ds_shapes: Sequence[Shape]) -> None:
+    def __init__(
+        self,
+        spec: PoolSpec,
+        shape: NodeShape,
+        registry: Registry,
+        msgs: Messages,
+        scoring: Scoring,
+        ds_shapes: Sequence[Shape],
+    ) -> None:
         self.spec = spec
         self.shape = shape
         self.kind = shape.template
@@ -82,7 +89,7 @@ class Template:
         helped: list[Pod] = []
         sandbox, pool = self.sandbox, self.pool
         for shape, pods in ordered:
-            # tryToScheduleOnExistingNodes: first node (of this estimate) that takes it, until one pod fits none
+            # tryToScheduleOnExistingNodes: the first new node that takes it, until a pod fits none
             ptr, i = 0, 0
             while i < len(pods):
                 while ptr < len(nodes) and sandbox.fit(pool, nodes[ptr], shape):
@@ -136,8 +143,15 @@ class ScaleUp:
     workloads: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return {"from": self.current, "to": self.new, "max": self.maximum, "template": self.template,
-                "pods": self.pods, "event": self.event, "workloads": self.workloads}
+        return {
+            "from": self.current,
+            "to": self.new,
+            "max": self.maximum,
+            "template": self.template,
+            "pods": self.pods,
+            "event": self.event,
+            "workloads": self.workloads,
+        }
 
 
 def least_waste(option: Option) -> float:
@@ -154,7 +168,7 @@ def least_waste(option: Option) -> float:
 
 
 def choose(options: list[Option], expander: str) -> Option:
-    """The expander: AKS's default ``random`` is modelled as the first option in pool order (deterministic)."""
+    """The expander; AKS's default ``random`` is modelled as the first option in pool order."""
     if expander == "most-pods":
         return max(options, key=lambda o: (len(o.pods), -o.pool_idx))
     if expander == "least-waste":

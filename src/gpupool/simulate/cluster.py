@@ -3,15 +3,16 @@
 Filters run in the default profile's order and stop at the first failure per node (kube-scheduler's
 ``RunFilterPlugins``): NodeUnschedulable, TaintToleration (NoSchedule/NoExecute), NodeAffinity (nodeSelector
 and required node affinity), NodeResourcesFit (pods, cpu, memory, extended resources). Scores are the default
-profile's: NodeResourcesFit LeastAllocated and NodeResourcesBalancedAllocation on cpu and memory only (GPUs are
-not scored, which is why one-GPU pods spread over, and fragment, eight-GPU nodes), TaintToleration
+profile's: NodeResourcesFit LeastAllocated and NodeResourcesBalancedAllocation on cpu and memory only (GPUs
+are not scored, which is why one-GPU pods spread over, and fragment, eight-GPU nodes), TaintToleration
 (PreferNoSchedule) and preferred NodeAffinity, normalised over the feasible nodes.
 
-Speed without changing the semantics: the nodes of a pool are identical, so they are grouped by *state* (what
-is bound on them, by priority). A pod shape is evaluated once per (pool, state), not once per node; a pool's
-best state for a shape is cached until the pool's set of states changes; within a state the lowest node index
-wins ties (kube-scheduler breaks ties at random; gpupool is deterministic). Pods whose node selection depends on
-per-node labels (hostname, zone) or names fall back to evaluating every node, with the same functions.
+Speed without changing the semantics: the nodes of a pool are identical, so they are grouped by *state*
+(what is bound on them, by priority). A pod shape is evaluated once per (pool, state), not once per node; a
+pool's best state for a shape is cached until the pool's set of states changes; within a state the lowest node
+index wins ties (kube-scheduler breaks ties at random; gpupool is deterministic). Pods whose node selection
+depends on per-node labels (hostname, zone) or names fall back to evaluating every node, with the same
+functions.
 """
 
 from __future__ import annotations
@@ -35,12 +36,18 @@ _POOL_UIDS = itertools.count()
 
 
 class State:
-    """What is bound on a node: per-priority request vectors (``prio``), their sum (``vec``), non-zero sums."""
+    """What is bound on a node: request vectors per priority (``prio``), their sum (``vec``)."""
 
     __slots__ = ("id", "next", "nz_cpu", "nz_mem", "prio", "vec")
 
-    def __init__(self, sid: int, vec: tuple[int, ...], nz_cpu: int, nz_mem: int,
-                 prio: tuple[tuple[int, tuple[int, ...]], ...]) -> None:
+    def __init__(
+        self,
+        sid: int,
+        vec: tuple[int, ...],
+        nz_cpu: int,
+        nz_mem: int,
+        prio: tuple[tuple[int, tuple[int, ...]], ...],
+    ) -> None:
         self.id = sid
         self.vec = vec
         self.nz_cpu = nz_cpu
@@ -79,7 +86,9 @@ class Bucket:
 
 
 class PoolState:
-    def __init__(self, idx: int, spec: PoolSpec, shape: NodeShape, alloc: tuple[int, ...], cordoned: bool) -> None:
+    def __init__(
+        self, idx: int, spec: PoolSpec, shape: NodeShape, alloc: tuple[int, ...], cordoned: bool
+    ) -> None:
         self.idx = idx
         self.uid = next(_POOL_UIDS)  # shape caches key on it: unique across clusters and templates
         self.spec = spec
@@ -125,8 +134,13 @@ def _vec_sub(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 
 
 class Cluster:
-    def __init__(self, registry: Registry, msgs: Messages, scoring: Scoring,
-                 pools: list[tuple[PoolSpec, NodeShape, bool]]) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        msgs: Messages,
+        scoring: Scoring,
+        pools: list[tuple[PoolSpec, NodeShape, bool]],
+    ) -> None:
         self.registry = registry
         self.msgs = msgs
         self.sc = scoring
@@ -134,8 +148,10 @@ class Cluster:
         self.width = len(registry.names)
         self._states: dict[tuple, State] = {}
         self.empty = self._intern(0, 0, ())
-        self.pools = [PoolState(i, spec, shape, registry.vector(shape.allocatable), cordoned)
-                      for i, (spec, shape, cordoned) in enumerate(pools)]
+        self.pools = [
+            PoolState(i, spec, shape, registry.vector(shape.allocatable), cordoned)
+            for i, (spec, shape, cordoned) in enumerate(pools)
+        ]
         self.node_pool: list[int] = []
         self.node_state: list[State] = []
         self.node_name: list[str] = []
@@ -216,7 +232,10 @@ class Cluster:
         labels = self.node_labels[nid]
         if labels is None:
             pool = self.pools[self.node_pool[nid]]
-            labels = {**pool.labels, **per_node_labels(pool.shape, self.node_name[nid], self.node_ordinal[nid])}
+            labels = {
+                **pool.labels,
+                **per_node_labels(pool.shape, self.node_name[nid], self.node_ordinal[nid]),
+            }
             self.node_labels[nid] = labels
         return labels
 
@@ -282,7 +301,9 @@ class Cluster:
         if not shape.varying:
             return self.static(shape, pool)
         reason = self._taint_and_unschedulable(shape, pool)
-        if reason is None and not affinity.matches_node(shape.pod_spec, self.labels_of(nid), self.node_name[nid]):
+        if reason is None and not affinity.matches_node(
+            shape.pod_spec, self.labels_of(nid), self.node_name[nid]
+        ):
             reason = self.msgs.node_affinity
         return reason
 
@@ -337,14 +358,19 @@ class Cluster:
             balanced = int((1 - std) * MAX_SCORE)
         return self.sc.w_fit * least + self.sc.w_balanced * balanced
 
-    def pref_raw(self, shape: Shape, pool: PoolState, labels: dict[str, str] | None = None) -> tuple[int, int]:
+    def pref_raw(
+        self, shape: Shape, pool: PoolState, labels: dict[str, str] | None = None
+    ) -> tuple[int, int]:
         """(intolerable PreferNoSchedule taints, sum of matching preferred-affinity weights)."""
         if labels is None:
             key = ("pref", pool.uid)
             if key in shape.cache:
                 return shape.cache[key]
-        tols = [t for t in shape.tolerations if isinstance(t, dict) and (t.get("effect") or "PreferNoSchedule")
-                == "PreferNoSchedule"]
+        tols = [
+            t
+            for t in shape.tolerations
+            if isinstance(t, dict) and (t.get("effect") or "PreferNoSchedule") == "PreferNoSchedule"
+        ]
         taint = len(untolerated(pool.taints, tols, ("PreferNoSchedule",)))
         lab = labels if labels is not None else pool.labels
         aff = sum(w for w, term in shape.preferred if affinity.term_matches(term, lab))
@@ -444,7 +470,9 @@ class Cluster:
         shape = pod.shape
         out: list[Group] = []
         if shape.prefilter is not None and not shape.prefilter and pod.pin is None:
-            return [Group(len(self.node_pool), (self.msgs.affinity_conflict,), True)], self.msgs.affinity_conflict
+            return [
+                Group(len(self.node_pool), (self.msgs.affinity_conflict,), True)
+            ], self.msgs.affinity_conflict
         cands = self.candidates(pod)
         if cands is None and not shape.varying:
             for pool in self.pools:
@@ -455,7 +483,9 @@ class Cluster:
                     out.append(Group(len(pool.nodes), (reason,), True, pool))
                     continue
                 for state, bucket in pool.buckets.items():
-                    out.append(Group(len(bucket), self.fit(pool, state, shape), False, pool, state, bucket.members))
+                    out.append(
+                        Group(len(bucket), self.fit(pool, state, shape), False, pool, state, bucket.members)
+                    )
             return out, None
         nodes = cands if cands is not None else range(len(self.node_pool))
         seen = 0
@@ -524,8 +554,10 @@ class Cluster:
         for nid in cands:
             pool = self.pools[self.node_pool[nid]]
             keep = [q for q in self.node_pods[nid] if q.priority >= shape.priority]
-            lower = sorted((q for q in self.node_pods[nid] if q.priority < shape.priority),
-                           key=lambda q: (-q.priority, q.seq))
+            lower = sorted(
+                (q for q in self.node_pods[nid] if q.priority < shape.priority),
+                key=lambda q: (-q.priority, q.seq),
+            )
             used = tuple([0] * self.width)
             for q in keep:
                 used = _vec_add(used, q.shape.req)
@@ -549,6 +581,10 @@ class Cluster:
         return nid, victims
 
     # ---- summaries ----------------------------------------------------------------------------------
+
+    def pool_states(self, pool: PoolState) -> list[tuple[State, int]]:
+        """(state, number of nodes in it) for a pool."""
+        return [(state, len(bucket)) for state, bucket in pool.buckets.items()]
 
     def pool_used(self, pool: PoolState) -> tuple[int, ...]:
         total = tuple([0] * self.width)

@@ -62,8 +62,14 @@ class PriceTable:
         return any(p.estimate for p in self.prices.values())
 
     def meta(self) -> dict[str, Any]:
-        return {"region": self.region, "currency": self.currency, "asOf": self.as_of, "source": self.source,
-                "origin": self.origin, "estimates": self.any_estimate}
+        return {
+            "region": self.region,
+            "currency": self.currency,
+            "asOf": self.as_of,
+            "source": self.source,
+            "origin": self.origin,
+            "estimates": self.any_estimate,
+        }
 
 
 def _line(obj: Any, default: int | None) -> int | None:
@@ -71,8 +77,11 @@ def _line(obj: Any, default: int | None) -> int | None:
 
 
 def _number(value: Any, path: str, line: int | None, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or isinstance(value, float) and (
-            math.isnan(value) or math.isinf(value)):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or (isinstance(value, float) and (math.isnan(value) or math.isinf(value)))
+    ):
         raise InputError(path, line, f"{what}: expected a number (price per hour), got {value!r}"[:200])
     if value < 0:
         raise InputError(path, line, f"{what}: a price cannot be negative")
@@ -82,24 +91,35 @@ def _number(value: Any, path: str, line: int | None, what: str) -> float:
 def parse_table(data: Any, path: str, doc_line: int = 1, origin: str = "file") -> PriceTable:
     """Validate a price table document. Raises InputError with the line of the bad field."""
     if not isinstance(data, dict):
-        raise InputError(path, doc_line, "a price table is a mapping with region, currency, asOf, source and prices")
+        raise InputError(
+            path, doc_line, "a price table is a mapping with region, currency, asOf, source and prices"
+        )
     for key in data:
         if key not in TOP_FIELDS:
-            raise InputError(path, data.key_pos.get(key, (doc_line,))[0] if isinstance(data, yamlio.LineDict)
-                             else doc_line, f'unknown field "{key}" in the price table',
-                             f"known fields: {', '.join(TOP_FIELDS)}")
+            raise InputError(
+                path,
+                data.key_pos.get(key, (doc_line,))[0] if isinstance(data, yamlio.LineDict) else doc_line,
+                f'unknown field "{key}" in the price table',
+                f"known fields: {', '.join(TOP_FIELDS)}",
+            )
     top: dict[str, str] = {}
     for key in ("region", "currency", "asOf", "source"):
         v = data.get(key)
         if v is None:
-            raise InputError(path, doc_line, f'the price table needs "{key}"',
-                             "state region, currency, asOf and source so the cost can be trusted")
+            raise InputError(
+                path,
+                doc_line,
+                f'the price table needs "{key}"',
+                "state region, currency, asOf and source so the cost can be trusted",
+            )
         if not isinstance(v, (str, int, float)) or isinstance(v, bool):
             raise InputError(path, _line(data, doc_line), f"{key}: expected a string")
         top[key] = " ".join(str(v).split())
     rows = data.get("prices")
     if not isinstance(rows, dict) or not rows:
-        raise InputError(path, _line(rows, doc_line), "prices: expected a mapping of VM size to price per hour")
+        raise InputError(
+            path, _line(rows, doc_line), "prices: expected a mapping of VM size to price per hour"
+        )
     out: dict[str, Price] = {}
     for size, row in rows.items():
         rline = rows.key_pos.get(size, (doc_line,))[0] if isinstance(rows, yamlio.LineDict) else doc_line
@@ -108,22 +128,44 @@ def parse_table(data: Any, path: str, doc_line: int = 1, origin: str = "file") -
         if isinstance(row, dict):
             for k in row:
                 if k not in ROW_FIELDS:
-                    raise InputError(path, rline, f'prices.{size}: unknown field "{k}"',
-                                     f"known fields: {', '.join(ROW_FIELDS)}")
+                    raise InputError(
+                        path,
+                        rline,
+                        f'prices.{size}: unknown field "{k}"',
+                        f"known fields: {', '.join(ROW_FIELDS)}",
+                    )
             if "perHour" not in row:
                 raise InputError(path, rline, f"prices.{size}: perHour is required")
             per_hour = _number(row["perHour"], path, rline, f"prices.{size}.perHour")
-            spot = _number(row["spot"], path, rline, f"prices.{size}.spot") if row.get("spot") is not None else None
-            fields = {k: " ".join(str(row.get(k, top[k])).split()) for k in ("region", "currency", "asOf", "source")}
+            spot = (
+                _number(row["spot"], path, rline, f"prices.{size}.spot")
+                if row.get("spot") is not None
+                else None
+            )
+            fields = {
+                k: " ".join(str(row.get(k, top[k])).split()) for k in ("region", "currency", "asOf", "source")
+            }
             estimate = bool(row.get("estimate", False))
         else:
             per_hour = _number(row, path, rline, f"prices.{size}")
             spot, fields, estimate = None, dict(top), False
         if fields["currency"] != top["currency"]:
-            raise InputError(path, rline, f"prices.{size}: currency {fields['currency']} differs from the table's "
-                                          f"{top['currency']}; use one currency per table")
-        out[size.lower()] = Price(size, per_hour, spot, fields["region"], fields["currency"], fields["asOf"],
-                                  fields["source"], estimate)
+            raise InputError(
+                path,
+                rline,
+                f"prices.{size}: currency {fields['currency']} differs from the table's "
+                f"{top['currency']}; use one currency per table",
+            )
+        out[size.lower()] = Price(
+            size,
+            per_hour,
+            spot,
+            fields["region"],
+            fields["currency"],
+            fields["asOf"],
+            fields["source"],
+            estimate,
+        )
     return PriceTable(top["region"], top["currency"], top["asOf"], top["source"], out, origin)
 
 
@@ -150,11 +192,16 @@ Opener = Callable[[str], Any]
 
 def _default_opener(url: str) -> Any:  # pragma: no cover - network; tests pass a stub
     req = urllib.request.Request(url, headers={"User-Agent": "gpupool"})
-    return urllib.request.urlopen(req, timeout=30)  # noqa: S310 - fixed https endpoint
+    return urllib.request.urlopen(req, timeout=30)
 
 
-def fetch_prices(region: str, vm_sizes: Iterable[str], currency: str = "USD",
-                 opener: Opener | None = None, max_pages: int = 20) -> PriceTable:
+def fetch_prices(
+    region: str,
+    vm_sizes: Iterable[str],
+    currency: str = "USD",
+    opener: Opener | None = None,
+    max_pages: int = 20,
+) -> PriceTable:
     """Ask the Azure Retail Prices API (no auth) for Linux pay-as-you-go and Spot prices of ``vm_sizes``.
 
     Only called for ``--fetch-prices``. Filter values are case-sensitive (api-version 2023-01-01-preview on);
@@ -164,8 +211,10 @@ def fetch_prices(region: str, vm_sizes: Iterable[str], currency: str = "USD",
     out: dict[str, Price] = {}
     when = date.today().isoformat()
     for size in sorted(set(vm_sizes)):
-        flt = (f"serviceName eq 'Virtual Machines' and armRegionName eq '{region}' and armSkuName eq '{size}' "
-               "and priceType eq 'Consumption'")
+        flt = (
+            f"serviceName eq 'Virtual Machines' and armRegionName eq '{region}' and armSkuName eq '{size}' "
+            "and priceType eq 'Consumption'"
+        )
         url: str | None = f"{API}?currencyCode='{currency}'&$filter={urllib.parse.quote(flt)}"
         on_demand: list[float] = []
         spot: list[float] = []
@@ -176,9 +225,12 @@ def fetch_prices(region: str, vm_sizes: Iterable[str], currency: str = "USD",
                 with open_url(url) as resp:
                     body = json.loads(resp.read().decode("utf-8"))
             except (OSError, ValueError) as e:
-                raise InputError(None, None, f"cannot fetch prices from {API}: {e}",
-                                 "run without --fetch-prices to use the bundled table, or pass --prices FILE") \
-                    from None
+                raise InputError(
+                    None,
+                    None,
+                    f"cannot fetch prices from {API}: {e}",
+                    "run without --fetch-prices to use the bundled table, or pass --prices FILE",
+                ) from None
             for item in body.get("Items") or []:
                 if not isinstance(item, dict) or item.get("unitOfMeasure") != "1 Hour":
                     continue
@@ -193,6 +245,7 @@ def fetch_prices(region: str, vm_sizes: Iterable[str], currency: str = "USD",
             nxt = body.get("NextPageLink")
             url = nxt if isinstance(nxt, str) and nxt.startswith(API) else None
         if on_demand:
-            out[size.lower()] = Price(size, min(on_demand), min(spot) if spot else None, region, currency,
-                                      when, API, False)
+            out[size.lower()] = Price(
+                size, min(on_demand), min(spot) if spot else None, region, currency, when, API, False
+            )
     return PriceTable(region, currency, when, f"{API} (fetched)", out, origin="api")

@@ -2,9 +2,9 @@
 
 The run: create each pool's ``nodeCount`` nodes (DaemonSet pods land on every eligible node as they join),
 then schedule the workload pods in kube-scheduler's queue order (priority, then creation order); then, while
-pods stay Pending, let the cluster autoscaler add nodes to autoscaled pools (one scale-up per loop, as CA does)
-and schedule the pending pods again. Pending pods get kube-scheduler's message for the final cluster and the
-autoscaler's ``pod didn't trigger scale-up`` reasons.
+pods stay Pending, let the cluster autoscaler add nodes to autoscaled pools (one scale-up per loop, as CA
+does) and schedule the pending pods again. Pending pods get kube-scheduler's message for the final cluster
+and the autoscaler's ``pod didn't trigger scale-up`` reasons.
 """
 
 from __future__ import annotations
@@ -95,8 +95,13 @@ class PendingEntry:
     line: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"workload": self.workload, "pod": self.pod, "count": self.count, "message": self.message,
-                "autoscaler": self.autoscaler}
+        return {
+            "workload": self.workload,
+            "pod": self.pod,
+            "count": self.count,
+            "message": self.message,
+            "autoscaler": self.autoscaler,
+        }
 
 
 @dataclass
@@ -138,7 +143,11 @@ class PoolResult:
 
     @property
     def price_per_node(self) -> float | None:
-        return None if self.cost_per_hour is None or self.nodes == 0 else round(self.cost_per_hour / self.nodes, 6)
+        return (
+            None
+            if self.cost_per_hour is None or self.nodes == 0
+            else round(self.cost_per_hour / self.nodes, 6)
+        )
 
 
 @dataclass
@@ -193,10 +202,15 @@ class Simulation:
 
     def __init__(self, inputs: Inputs, options: Options) -> None:
         if options.autoscaler not in AUTOSCALER_MODES:
-            raise InputError(None, None, f"autoscaler model {options.autoscaler!r}: expected one of "
-                                         f"{', '.join(AUTOSCALER_MODES)}")
+            raise InputError(
+                None,
+                None,
+                f"autoscaler model {options.autoscaler!r}: expected one of {', '.join(AUTOSCALER_MODES)}",
+            )
         if options.expander not in EXPANDERS:
-            raise InputError(None, None, f"expander {options.expander!r}: expected one of {', '.join(EXPANDERS)}")
+            raise InputError(
+                None, None, f"expander {options.expander!r}: expected one of {', '.join(EXPANDERS)}"
+            )
         self.inputs = inputs
         self.options = options
         self.version = self._version()
@@ -207,10 +221,13 @@ class Simulation:
         names = {p.name for p in inputs.pools}
         for c in options.cordon:
             if c not in names:
-                raise InputError(None, None, f"--cordon {c}: no such pool (pools: {', '.join(sorted(names))})")
+                raise InputError(
+                    None, None, f"--cordon {c}: no such pool (pools: {', '.join(sorted(names))})"
+                )
         self.pools = inputs.pools
         self.shapes_real: list[NodeShape] = [
-            node_shape(p, self.reservations, self._pool_version(p), self.default_max_pods) for p in self.pools]
+            node_shape(p, self.reservations, self._pool_version(p), self.default_max_pods) for p in self.pools
+        ]
         self.workloads = [self._workload(w) for w in inputs.workloads]
         gpu = facts.autoscaler().gpu_resource
         resource_names: set[str] = {gpu}
@@ -221,13 +238,18 @@ class Simulation:
         self.registry = Registry(resource_names)
         self.book = ShapeBook(self.registry, options.extended_resource_toleration)
         for w in self.workloads:
-            if w.problem is not None:
-                continue
             spec = w.input.workload.pod_spec
             if w.is_daemonset:
                 host_net = spec.get("hostNetwork") is True
-                w.ds_shape = self.book.shape(spec, w.requests, w.nz_cpu, w.nz_mem, w.priority, w.preempt_never,
-                                             facts.daemonset_tolerations(host_net))
+                w.ds_shape = self.book.shape(
+                    spec,
+                    w.requests,
+                    w.nz_cpu,
+                    w.nz_mem,
+                    w.priority,
+                    w.preempt_never,
+                    facts.daemonset_tolerations(host_net),
+                )
             else:
                 w.shape = self.book.shape(spec, w.requests, w.nz_cpu, w.nz_mem, w.priority, w.preempt_never)
         self.ds_shapes = [w.ds_shape for w in self.workloads if w.ds_shape is not None]
@@ -240,14 +262,22 @@ class Simulation:
             if text:
                 v = facts.parse_version(text)
             else:
-                given = [facts.parse_version(p.kubernetes_version) for p in self.inputs.pools if p.kubernetes_version]
+                given = [
+                    facts.parse_version(p.kubernetes_version)
+                    for p in self.inputs.pools
+                    if p.kubernetes_version
+                ]
                 v = max(given) if given else facts.newest_version()
         except ValueError as e:
             raise InputError(None, None, f"--kubernetes-version: {e}") from None
         if v < facts.oldest_version():
-            raise InputError(None, None, f"Kubernetes {facts.version_text(v)} is older than "
-                                         f"{facts.version_text(facts.oldest_version())}, the oldest version whose "
-                                         "scheduler messages gpupool reproduces")
+            raise InputError(
+                None,
+                None,
+                f"Kubernetes {facts.version_text(v)} is older than "
+                f"{facts.version_text(facts.oldest_version())}, the oldest version whose "
+                "scheduler messages gpupool reproduces",
+            )
         return v
 
     def _pool_version(self, pool) -> tuple[int, int, int]:  # type: ignore[no-untyped-def]
@@ -270,8 +300,10 @@ class Simulation:
                 info.priority = builtin[pcn]
             else:
                 prefix = w.name if w.kind == "Pod" else f"{w.name}-"
-                info.problem = (f'pods "{prefix}" is forbidden: no PriorityClass with name {pcn} was found '
-                                "(the Priority admission plugin rejects the pod)")
+                info.problem = (
+                    f'pods "{prefix}" is forbidden: no PriorityClass with name {pcn} was found '
+                    "(the Priority admission plugin rejects the pod)"
+                )
         else:
             default = next((c for c in classes.values() if c.global_default), None)
             if default is not None:
@@ -280,23 +312,31 @@ class Simulation:
         info.preempt_never = policy == "Never"
         scheduler = spec.get("schedulerName")
         if info.problem is None and scheduler not in (None, "", "default-scheduler"):
-            info.problem = f"spec.schedulerName is {scheduler}: the default scheduler leaves the pod to it (not simulated)"
+            info.problem = (
+                f"spec.schedulerName is {scheduler}: the default scheduler leaves the pod to it "
+                "(not simulated)"
+            )
         gates = spec.get("schedulingGates")
         if info.problem is None and isinstance(gates, list) and gates:
             info.problem = "SchedulingGated: the pod waits until its spec.schedulingGates are removed"
         node = spec.get("nodeName")
         if info.problem is None and node:
-            info.problem = (f"spec.nodeName is {node}: the pod skips the scheduler and waits for that node "
-                            "(not one of the simulated nodes)")
+            info.problem = (
+                f"spec.nodeName is {node}: the pod skips the scheduler and waits for that node "
+                "(not one of the simulated nodes)"
+            )
         return info
 
     # ---- running ------------------------------------------------------------------------------------
 
     def template(self, run: Run, pool_idx: int, mode: str) -> Template:
-        """CA's template for a pool now: a real node's copy, or (``aks`` mode at zero nodes) the SKU template."""
-        spec = self.pools[pool_idx]
+        """CA's template for a pool now: a copy of a real node, or (``aks``, zero nodes) the SKU template."""
         at_zero = not run.cluster.pools[pool_idx].nodes
-        kind = "aks-template" if mode == "aks" and at_zero else "node"
+        return self.template_of(run, pool_idx, "aks-template" if mode == "aks" and at_zero else "node")
+
+    def template_of(self, run: Run, pool_idx: int, kind: str) -> Template:
+        """``kind``: aks-template (built from the VM size) or node (a copy of a real node)."""
+        spec = self.pools[pool_idx]
         key = (pool_idx, kind)
         t = run.templates.get(key)
         if t is None:
@@ -307,8 +347,12 @@ class Simulation:
 
     def run(self, mode: str) -> Run:
         cordon = set(self.options.cordon)
-        cluster = Cluster(self.registry, self.msgs, self.scoring,
-                          [(p, s, p.name in cordon) for p, s in zip(self.pools, self.shapes_real, strict=True)])
+        cluster = Cluster(
+            self.registry,
+            self.msgs,
+            self.scoring,
+            [(p, s, p.name in cordon) for p, s in zip(self.pools, self.shapes_real, strict=True)],
+        )
         run = Run(mode, cluster, [], [], [], [p.node_count for p in self.pools])
         seq = 0
         ds_waiting: list[Pod] = []
@@ -323,6 +367,10 @@ class Simulation:
                     pod = Pod(f"{w.name}-{suffix}", w.index, w.ds_shape, seq, pin=nid, ds=True)
                     seq += 1
                     run.pods.append(pod)
+                    if w.problem is not None:
+                        pod.status = w.problem
+                        ds_waiting.append(pod)
+                        continue
                     target = cluster.select(pod)
                     if target is not None:
                         cluster.bind(pod, target)
@@ -377,8 +425,19 @@ class Simulation:
                 mx = spec.autoscaler.max_count  # type: ignore[union-attr]
                 event = messages.ca_triggered(self.msgs, group_id(spec), cur, new, mx)
                 per_workload = Counter(self.workloads[p.workload].ref for p in opt.pods)
-                run.scale_ups.append(ScaleUp(spec.name, group_id(spec), cur, new, mx, opt.template.kind,
-                                             len(opt.pods), event, dict(per_workload)))
+                run.scale_ups.append(
+                    ScaleUp(
+                        spec.name,
+                        group_id(spec),
+                        cur,
+                        new,
+                        mx,
+                        opt.template.kind,
+                        len(opt.pods),
+                        event,
+                        dict(per_workload),
+                    )
+                )
                 add_nodes(opt.pool_idx, opt.count)
                 pending = self._schedule(run, pending + ds_waiting)
                 ds_waiting.clear()
@@ -404,7 +463,11 @@ class Simulation:
             if nid is not None:
                 cluster.bind(pod, nid)
                 continue
-            if not shape.preempt_never and cluster.placed_priorities and min(cluster.placed_priorities) < shape.priority:
+            if (
+                not shape.preempt_never
+                and cluster.placed_priorities
+                and min(cluster.placed_priorities) < shape.priority
+            ):
                 d = cluster.diagnose(pod)
                 if d.preempt_nodes:
                     _, victims = cluster.preempt(pod, d.preempt_nodes)
@@ -418,7 +481,7 @@ class Simulation:
         return still
 
     def _replace(self, run: Run, victims: list[Pod], by: Pod) -> list[Pod]:
-        """Preempted pods: controllers make new ones (a bare Pod is gone); DaemonSet pods return to their node."""
+        """Preempted pods: controllers make new ones (a bare Pod is gone); DaemonSet pods return."""
         out = []
         seq = max((p.seq for p in run.pods), default=0) + 1
         for v in victims:
@@ -466,7 +529,9 @@ class Simulation:
 
     # ---- results ------------------------------------------------------------------------------------
 
-    def result(self, run: Run, prices: PriceTable, findings: list[Finding], notes: list[str]) -> SimulationResult:
+    def result(
+        self, run: Run, prices: PriceTable, findings: list[Finding], notes: list[str]
+    ) -> SimulationResult:
         cluster = run.cluster
         pools: list[PoolResult] = []
         total_cost: float | None = 0.0
@@ -485,34 +550,55 @@ class Simulation:
                 if not alloc and not used[idx]:
                     continue
                 if name == "cpu":
-                    res[name] = {"allocatable": alloc / 1000, "used": used[idx] / 1000,
-                                 "free": (alloc - used[idx]) / 1000}
+                    res[name] = {
+                        "allocatable": alloc / 1000,
+                        "used": used[idx] / 1000,
+                        "free": (alloc - used[idx]) / 1000,
+                    }
                 else:
                     res[name] = {"allocatable": alloc, "used": used[idx], "free": alloc - used[idx]}
             price = prices.get(spec.vm_size)
-            cost = None
+            cost: float | None = 0.0 if n == 0 else None
             if price is not None:
                 per = price.spot if spec.priority == "Spot" and price.spot is not None else price.per_hour
                 cost = round(per * n, 6)
             if cost is None:
-                total_cost = None if n else total_cost
+                total_cost = None
             elif total_cost is not None:
                 total_cost += cost
-            pools.append(PoolResult(
-                name=spec.name, vm_size=spec.vm_size, nodes=n, initial=run.initial[i], added=run.added(i),
-                max_nodes=spec.autoscaler.max_count if spec.autoscaler else None,
-                daemonset_pods=ds_by_pool[i], pods=pods_by_pool[i], resources=res, price=price, cost_per_hour=cost,
-                scale_ups=[s for s in run.scale_ups if s.pool == spec.name], cordoned=ps.cordoned,
-                notes=self.shapes_real[i].notes,
-            ))
+            pools.append(
+                PoolResult(
+                    name=spec.name,
+                    vm_size=spec.vm_size,
+                    nodes=n,
+                    initial=run.initial[i],
+                    added=run.added(i),
+                    max_nodes=spec.autoscaler.max_count if spec.autoscaler else None,
+                    daemonset_pods=ds_by_pool[i],
+                    pods=pods_by_pool[i],
+                    resources=res,
+                    price=price,
+                    cost_per_hour=cost,
+                    scale_ups=[s for s in run.scale_ups if s.pool == spec.name],
+                    cordoned=ps.cordoned,
+                    notes=self.shapes_real[i].notes,
+                )
+            )
         groups: dict[tuple, PendingEntry] = {}
         for pod in sorted(run.pending, key=lambda p: (p.workload, p.seq)):
             w = self.workloads[pod.workload]
             key = (pod.workload, run.sched_msg[id(pod)], run.ca_msg[id(pod)])
             e = groups.get(key)
             if e is None:
-                groups[key] = PendingEntry(w.ref, pod.name, 1, run.sched_msg[id(pod)], run.ca_msg[id(pod)],
-                                           w.input.path, w.input.line)
+                groups[key] = PendingEntry(
+                    w.ref,
+                    pod.name,
+                    1,
+                    run.sched_msg[id(pod)],
+                    run.ca_msg[id(pod)],
+                    w.input.path,
+                    w.input.line,
+                )
             else:
                 e.count += 1
         placed = sum(1 for p in run.pods if p.node is not None and not p.ds)
@@ -546,15 +632,26 @@ class RuleContext:
     exact: Run | None
     prices: PriceTable
 
-    def finding(self, rule: Any, message: str, *, pool: Any = None, workload: WorkloadInfo | None = None,
-                fix: str | None = None, severity: Severity | None = None, **extra: Any) -> Finding:
+    def finding(
+        self,
+        rule_id: str,
+        severity: Severity,
+        message: str,
+        *,
+        at_pool: Any = None,
+        workload: WorkloadInfo | None = None,
+        fix: str | None = None,
+        **extra: Any,
+    ) -> Finding:
+        """A finding located at the workload (its document) or else at the pool's autoscaler/vmSize line."""
         path = line = None
         obj = None
         if workload is not None:
             path, line, obj = workload.input.path, workload.input.line, workload.ref
-        elif pool is not None:
-            path, line, obj = pool.where.path, pool.where.line_of("autoscaler", "vmSize"), f"pool {pool.name}"
-        return Finding(rule.ID, severity or rule.SEVERITY, message, path, line, None, obj, fix, extra)
+        elif at_pool is not None:
+            path, line = at_pool.where.path, at_pool.where.line_of("autoscaler", "vmSize")
+            obj = f"{at_pool.kind} {at_pool.name}"
+        return Finding(rule_id, severity, message, path, line, None, obj, fix, extra)
 
 
 def simulate(inputs: Inputs, options: Options | None = None) -> SimulationResult:
@@ -581,8 +678,10 @@ def simulate(inputs: Inputs, options: Options | None = None) -> SimulationResult
 def _notes(sim: Simulation, prices: PriceTable) -> list[str]:
     notes = []
     if prices.any_estimate:
-        notes.append(f"prices are estimates ({prices.region}, {prices.currency}, asOf {prices.as_of}); "
-                     "use --prices FILE or --fetch-prices for real ones")
+        notes.append(
+            f"prices are estimates ({prices.region}, {prices.currency}, asOf {prices.as_of}); "
+            "use --prices FILE or --fetch-prices for real ones"
+        )
     locations = {p.location for p in sim.pools if p.location}
     if locations and locations != {prices.region}:
         notes.append(f"prices are for {prices.region}; pools are in {', '.join(sorted(locations))}")
@@ -592,8 +691,10 @@ def _notes(sim: Simulation, prices: PriceTable) -> list[str]:
         if p.priority == "Spot":
             price = prices.get(p.vm_size)
             if price is not None and price.spot is None:
-                notes.append(f"pool {p.name} is Spot but the table has no Spot price for {p.vm_size}: "
-                             "the pay-as-you-go price is used (an upper bound)")
+                notes.append(
+                    f"pool {p.name} is Spot but the table has no Spot price for {p.vm_size}: "
+                    "the pay-as-you-go price is used (an upper bound)"
+                )
     if any("ephemeral-storage" in str(w.input.workload.pod_spec) for w in sim.workloads):
         notes.append("ephemeral-storage requests are not simulated")
     return notes

@@ -30,7 +30,7 @@ _VERSION_RE = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?$")
 @cache
 def _data(name: str) -> Any:
     text = resources.files("gpupool.simulate").joinpath("data", name).read_text(encoding="utf-8")
-    return yaml.load(text, Loader=_Loader)  # noqa: S506 - trusted package data, safe loader
+    return yaml.load(text, Loader=_Loader)
 
 
 def parse_version(text: str) -> tuple[int, int, int]:
@@ -153,8 +153,14 @@ class Scoring:
 def scoring() -> Scoring:
     s = _data("scheduler.yaml")["scoring"]
     w = s["weights"]
-    return Scoring(int(s["nonZeroCpuMilli"]), int(s["nonZeroMemoryBytes"]), int(w["NodeResourcesFit"]),
-                   int(w["NodeResourcesBalancedAllocation"]), int(w["TaintToleration"]), int(w["NodeAffinity"]))
+    return Scoring(
+        int(s["nonZeroCpuMilli"]),
+        int(s["nonZeroMemoryBytes"]),
+        int(w["NodeResourcesFit"]),
+        int(w["NodeResourcesBalancedAllocation"]),
+        int(w["TaintToleration"]),
+        int(w["NodeAffinity"]),
+    )
 
 
 # ---- reservations ----------------------------------------------------------------------------------
@@ -172,7 +178,7 @@ class MemoryRule:
 
 @dataclass(frozen=True)
 class Reservations:
-    """AKS node reservations: capacity -> allocatable. ``Reservations.none()`` keeps allocatable = capacity."""
+    """AKS node reservations: capacity -> allocatable; ``Reservations.none()``: allocatable = capacity."""
 
     cpu_tiers: tuple[tuple[int | None, int], ...]
     memory: tuple[MemoryRule, ...]
@@ -196,7 +202,9 @@ class Reservations:
                 break
         return total
 
-    def memory_bytes(self, memory: int, max_pods: int, version: tuple[int, int, int], windows: bool = False) -> int:
+    def memory_bytes(
+        self, memory: int, max_pods: int, version: tuple[int, int, int], windows: bool = False
+    ) -> int:
         """kube-reserved + eviction threshold (+ Windows system reserve) in bytes."""
         rule = next((r for r in self.memory if version >= r.from_version), None)
         total = 0
@@ -238,18 +246,24 @@ def _reservations_from(d: Any, where: str, line_of: Any = None) -> Reservations:
         rules = []
         for r in d.get("memory") or []:
             kr = r.get("kubeReserved")
-            tiers_m = tuple((None if g is None else int(g), Fraction(str(f))) for g, f in
-                            (r.get("kubeReservedTiers") or []))
+            tiers_m = tuple(
+                (None if g is None else int(g), Fraction(str(f)))
+                for g, f in (r.get("kubeReservedTiers") or [])
+            )
             if kr is None and not tiers_m and "evictionHardMiB" not in r:
                 raise ValueError("a memory rule needs kubeReserved, kubeReservedTiers or evictionHardMiB")
-            rules.append(MemoryRule(
-                from_version=_from(str(r.get("fromVersion", "1.0"))),
-                per_pod_mib=int(kr["perPodMiB"]) if kr else None,
-                base_mib=int(kr.get("baseMiB", 0)) if kr else None,
-                max_fraction=Fraction(str(kr["maxFraction"])) if kr and kr.get("maxFraction") is not None else None,
-                tiers=tiers_m,
-                eviction_mib=int(r.get("evictionHardMiB", 0)),
-            ))
+            rules.append(
+                MemoryRule(
+                    from_version=_from(str(r.get("fromVersion", "1.0"))),
+                    per_pod_mib=int(kr["perPodMiB"]) if kr else None,
+                    base_mib=int(kr.get("baseMiB", 0)) if kr else None,
+                    max_fraction=Fraction(str(kr["maxFraction"]))
+                    if kr and kr.get("maxFraction") is not None
+                    else None,
+                    tiers=tiers_m,
+                    eviction_mib=int(r.get("evictionHardMiB", 0)),
+                )
+            )
         rules.sort(key=lambda r: r.from_version, reverse=True)
         if any(c is not None and c < 0 for c, _ in tiers) or any(m < 0 for _, m in tiers):
             raise ValueError("cpu tiers must not be negative")

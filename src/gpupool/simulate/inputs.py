@@ -69,21 +69,36 @@ def _check_resources(w: Workload, path: str, line: int) -> None:
             if sec is None:
                 continue
             if not isinstance(sec, dict):
-                raise InputError(path, _line(sec, line), f"{w.ref}: {fld}[{i}].resources.{section} must be a mapping")
+                raise InputError(
+                    path, _line(sec, line), f"{w.ref}: {fld}[{i}].resources.{section} must be a mapping"
+                )
             for name, value in sec.items():
                 where = sec.key_pos.get(name, (line, 0))[0] if isinstance(sec, yamlio.LineDict) else line
                 try:
                     q = parse_quantity(value)
                 except ValueError as e:
-                    raise InputError(path, where, f"{w.ref}: {fld}[{i}].resources.{section}.{_safe(name)}: {e}") \
-                        from None
+                    raise InputError(
+                        path, where, f"{w.ref}: {fld}[{i}].resources.{section}.{_safe(name)}: {e}"
+                    ) from None
                 if q < 0:
-                    raise InputError(path, where, f"{w.ref}: {fld}[{i}].resources.{section}.{_safe(name)} "
-                                                  "must not be negative")
+                    raise InputError(
+                        path,
+                        where,
+                        f"{w.ref}: {fld}[{i}].resources.{section}.{_safe(name)} must not be negative",
+                    )
                 if "/" in str(name) and q.denominator != 1:
-                    raise InputError(path, where, f"{w.ref}: {fld}[{i}].resources.{section}.{_safe(name)}: "
-                                                  "must be an integer",
-                                     "the API server rejects fractional extended resources")
+                    raise InputError(
+                        path,
+                        where,
+                        f"{w.ref}: {fld}[{i}].resources.{section}.{_safe(name)}: must be an integer",
+                        "the API server rejects fractional extended resources",
+                    )
+
+
+def _key_line(obj: Any, key: str, default: int) -> int:
+    if isinstance(obj, yamlio.LineDict) and key in obj.key_pos:
+        return obj.key_pos[key][0]
+    return _line(obj, default)
 
 
 def _priority_class(obj: dict, path: str, line: int) -> PriorityClass:
@@ -93,14 +108,23 @@ def _priority_class(obj: dict, path: str, line: int) -> PriorityClass:
     if not isinstance(name, str) or not name:
         raise InputError(path, line, "PriorityClass: metadata.name is required")
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(path, _line(obj, line), f"PriorityClass {_safe(name)}: value must be an integer")
+        raise InputError(
+            path, _key_line(obj, "value", line), f"PriorityClass {_safe(name)}: value must be an integer"
+        )
     if value > 1_000_000_000 and not name.startswith("system-"):
-        raise InputError(path, _line(obj, line), f"PriorityClass {_safe(name)}: value {value} is above "
-                                                 "1000000000, which only system- classes may use")
+        raise InputError(
+            path,
+            _key_line(obj, "value", line),
+            f"PriorityClass {_safe(name)}: value {value} is above "
+            "1000000000, which only system- classes may use",
+        )
     policy = obj.get("preemptionPolicy") or "PreemptLowerPriority"
     if policy not in ("PreemptLowerPriority", "Never"):
-        raise InputError(path, _line(obj, line), f"PriorityClass {_safe(name)}: preemptionPolicy must be "
-                                                 "PreemptLowerPriority or Never")
+        raise InputError(
+            path,
+            _key_line(obj, "preemptionPolicy", line),
+            f"PriorityClass {_safe(name)}: preemptionPolicy must be PreemptLowerPriority or Never",
+        )
     return PriorityClass(name, value, obj.get("globalDefault") is True, policy)
 
 
@@ -114,22 +138,29 @@ def load_inputs(paths: Iterable[str | Path]) -> Inputs:
                 continue
             if doc.duplicates:
                 d = doc.duplicates[0]
-                raise InputError(doc.path, d.line, f'duplicate key "{_safe(d.key)}" (first at line {d.first_line})')
+                raise InputError(
+                    doc.path, d.line, f'duplicate key "{_safe(d.key)}" (first at line {d.first_line})'
+                )
             data = doc.data
             if not isinstance(data, dict):
-                raise InputError(doc.path, doc.line, "expected a Kubernetes object or a gpupool pool spec (a mapping)")
+                raise InputError(
+                    doc.path, doc.line, "expected a Kubernetes object or a gpupool pool spec (a mapping)"
+                )
             if is_pool_document(data) or (data.get("apiVersion") == API_VERSION):
                 pool = parse_pool(data, doc.path, doc.line)
                 key = (pool.cluster_name, pool.name)
                 if key in seen_pools:
-                    raise InputError(pool.where.path, pool.where.line_of("name"),
-                                     f'pool "{pool.name}" of cluster {pool.cluster_name} is defined twice '
-                                     f"(also {seen_pools[key].where.path}:{seen_pools[key].where.line_of('name')})")
+                    raise InputError(
+                        pool.where.path,
+                        pool.where.line_of("name"),
+                        f'pool "{pool.name}" of cluster {pool.cluster_name} is defined twice '
+                        f"(also {seen_pools[key].where.path}:{seen_pools[key].where.line_of('name')})",
+                    )
                 seen_pools[key] = pool
                 out.pools.append(pool)
                 continue
             if data.get("kind") in KINDS and "apiVersion" not in data:
-                raise InputError(doc.path, doc.line, f'kind {data["kind"]} needs apiVersion: {API_VERSION}')
+                raise InputError(doc.path, doc.line, f"kind {data['kind']} needs apiVersion: {API_VERSION}")
             for obj, sub in iter_objects(data):
                 line = doc.line
                 if sub:
@@ -151,15 +182,26 @@ def load_inputs(paths: Iterable[str | Path]) -> Inputs:
                 _check_resources(w, doc.path, line)
                 out.workloads.append(WorkloadInput(w, doc.path, line, len(out.workloads)))
     if not out.pools:
-        raise InputError(None, None, "no pool spec found among the inputs",
-                         "add the pools (kind GpuNodePool or NodePool, apiVersion gpupool/v1) to simulate against")
+        raise InputError(
+            None,
+            None,
+            "no pool spec found among the inputs",
+            "add the pools (kind GpuNodePool or NodePool, apiVersion gpupool/v1) to simulate against",
+        )
     clusters = sorted({p.cluster_name for p in out.pools})
     if len(clusters) > 1:
         first = next(p for p in out.pools if p.cluster_name != out.pools[0].cluster_name)
-        raise InputError(first.where.path, first.where.line_of("clusterName"),
-                         f"pools of more than one cluster ({', '.join(clusters)}); simulate one cluster at a time")
+        raise InputError(
+            first.where.path,
+            first.where.line_of("clusterName"),
+            f"pools of more than one cluster ({', '.join(clusters)}); simulate one cluster at a time",
+        )
     defaults = [pc for pc in out.priority_classes.values() if pc.global_default]
     if len(defaults) > 1:
-        raise InputError(None, None, "more than one PriorityClass has globalDefault: true "
-                                     f"({', '.join(sorted(pc.name for pc in defaults))})")
+        raise InputError(
+            None,
+            None,
+            "more than one PriorityClass has globalDefault: true "
+            f"({', '.join(sorted(pc.name for pc in defaults))})",
+        )
     return out

@@ -19,8 +19,13 @@ def histogram(counts: Counter[str] | dict[str, int]) -> list[str]:
     return sorted(items, key=lambda s: s.encode("utf-8"))
 
 
-def fit_error(msgs: Messages, num_nodes: int, reasons: Counter[str] | dict[str, int],
-              post_filter: str | None = None, pre_filter: str | None = None) -> str:
+def fit_error(
+    msgs: Messages,
+    num_nodes: int,
+    reasons: Counter[str] | dict[str, int],
+    post_filter: str | None = None,
+    pre_filter: str | None = None,
+) -> str:
     text = msgs.fit_error.format(n=num_nodes)
     if pre_filter:
         text += f" {pre_filter}."

@@ -40,9 +40,13 @@ def _size(pool: PoolSpec):  # type: ignore[no-untyped-def]
     if size is None:
         close = catalog.close_vm_sizes(pool.vm_size)
         hint = f"did you mean {close[0]}?" if close else "gpupool check lists the sizes it knows"
-        raise InputError(pool.where.path, pool.where.line_of("vmSize"),
-                         f"pool {pool.name}: VM size {pool.vm_size} is not in gpupool's catalog; "
-                         "simulate needs its vCPU, memory and GPU count", hint)
+        raise InputError(
+            pool.where.path,
+            pool.where.line_of("vmSize"),
+            f"pool {pool.name}: VM size {pool.vm_size} is not in gpupool's catalog; "
+            "simulate needs its vCPU, memory and GPU count",
+            hint,
+        )
     return size
 
 
@@ -52,13 +56,17 @@ def max_pods(pool: PoolSpec, default_max_pods: int | None = None) -> int:
     return default_max_pods if default_max_pods is not None else facts.default_max_pods().value
 
 
-def node_shape(pool: PoolSpec, reservations: facts.Reservations, version: tuple[int, int, int],
-               default_max_pods: int | None = None) -> NodeShape:
+def node_shape(
+    pool: PoolSpec,
+    reservations: facts.Reservations,
+    version: tuple[int, int, int],
+    default_max_pods: int | None = None,
+) -> NodeShape:
     """The node as kube-scheduler sees it once the GPU stack runs."""
     size = _size(pool)
     pods = max_pods(pool, default_max_pods)
     cpu = size.vcpu * 1000
-    memory = int(round(size.memory_gib * GIB))
+    memory = round(size.memory_gib * GIB)
     adv = advertised(pool)
     capacity = {"pods": pods, "cpu": cpu, "memory": memory, **adv.resources}
     alloc = dict(capacity)
@@ -70,8 +78,18 @@ def node_shape(pool: PoolSpec, reservations: facts.Reservations, version: tuple[
         labels["topology.kubernetes.io/region"] = location
     if not pool.zones:
         labels["topology.kubernetes.io/zone"] = "0"
-    return NodeShape(pool.name, size.name, capacity, alloc, labels, pool.effective_taints, pool.zones, location,
-                     "node", tuple(adv.notes))
+    return NodeShape(
+        pool.name,
+        size.name,
+        capacity,
+        alloc,
+        labels,
+        pool.effective_taints,
+        pool.zones,
+        location,
+        "node",
+        tuple(adv.notes),
+    )
 
 
 def node_name(pool: PoolSpec, index: int) -> str:
@@ -107,16 +125,17 @@ def per_node_labels(shape: NodeShape, name: str, index: int) -> dict[str, str]:
 def aks_template(pool: PoolSpec) -> NodeShape:
     """The node the cluster autoscaler builds for an AKS pool with no node to copy (scale from zero).
 
-    Source: kubernetes/autoscaler cloudprovider/azure/azure_template.go buildNodeFromTemplate: pods 110, cpu and
-    memory of the SKU, ``nvidia.com/gpu`` = the SKU's GPU count, allocatable = capacity (no reservations), labels
-    and taints from the pool; no MIG and no time-slicing, so MIG-mixed and ``.shared`` resources are absent.
+    Source: kubernetes/autoscaler cloudprovider/azure/azure_template.go buildNodeFromTemplate: pods 110, cpu
+    and memory of the SKU, ``nvidia.com/gpu`` = the SKU's GPU count, allocatable = capacity (no reservations),
+    labels and taints from the pool; no MIG and no time-slicing, so MIG-mixed and ``.shared`` resources are
+    absent.
     """
     a = facts.autoscaler()
     size = _size(pool)
     capacity = {
         "pods": a.template_pods,
         "cpu": size.vcpu * 1000,
-        "memory": int(round(size.memory_gib * GIB)),
+        "memory": round(size.memory_gib * GIB),
         a.gpu_resource: size.gpu_devices,
     }
     labels = dict(a.template_labels)
@@ -135,6 +154,18 @@ def aks_template(pool: PoolSpec) -> NodeShape:
         labels["kubernetes.azure.com/accelerator"] = "nvidia"
         labels["accelerator"] = "nvidia"
     labels.update(pool.node_labels)
-    notes = [f"allocatable = capacity; {a.gpu_resource}: {size.gpu_devices} from the SKU; pods {a.template_pods}"]
-    return NodeShape(pool.name, size.name, capacity, dict(capacity), labels, pool.effective_taints, (),
-                     pool.location or "", "aks-template", tuple(notes))
+    notes = [
+        f"allocatable = capacity; {a.gpu_resource}: {size.gpu_devices} from the SKU; pods {a.template_pods}"
+    ]
+    return NodeShape(
+        pool.name,
+        size.name,
+        capacity,
+        dict(capacity),
+        labels,
+        pool.effective_taints,
+        (),
+        pool.location or "",
+        "aks-template",
+        tuple(notes),
+    )

@@ -18,12 +18,14 @@ from gpupool.k8s import affinity
 from gpupool.k8s.resources import Resources, extended, pod_requests, pod_requests_non_missing
 
 # Node labels that differ from node to node inside one pool: a pod selecting on them is evaluated per node.
-VARYING_KEYS = frozenset({
-    "kubernetes.io/hostname",
-    "topology.kubernetes.io/zone",
-    "failure-domain.beta.kubernetes.io/zone",
-    "topology.disk.csi.azure.com/zone",
-})
+VARYING_KEYS = frozenset(
+    {
+        "kubernetes.io/hostname",
+        "topology.kubernetes.io/zone",
+        "failure-domain.beta.kubernetes.io/zone",
+        "topology.disk.csi.azure.com/zone",
+    }
+)
 NOT_MODELLED = frozenset({"ephemeral-storage"})
 
 
@@ -117,7 +119,11 @@ def _varying(pod_spec: dict) -> bool:
     sel = pod_spec.get("nodeSelector")
     if isinstance(sel, dict) and VARYING_KEYS & set(sel):
         return True
-    na = (pod_spec.get("affinity") or {}).get("nodeAffinity") if isinstance(pod_spec.get("affinity"), dict) else None
+    na = (
+        (pod_spec.get("affinity") or {}).get("nodeAffinity")
+        if isinstance(pod_spec.get("affinity"), dict)
+        else None
+    )
     if not isinstance(na, dict):
         return False
     terms = list(affinity.required_terms(pod_spec) or [])
@@ -139,7 +145,11 @@ def preferred_terms(pod_spec: dict) -> list[tuple[int, dict]]:
     aff = pod_spec.get("affinity")
     na = aff.get("nodeAffinity") if isinstance(aff, dict) else None
     out = []
-    for p in (na or {}).get("preferredDuringSchedulingIgnoredDuringExecution") or [] if isinstance(na, dict) else []:
+    for p in (
+        (na or {}).get("preferredDuringSchedulingIgnoredDuringExecution") or []
+        if isinstance(na, dict)
+        else []
+    ):
         if isinstance(p, dict) and isinstance(p.get("weight"), int) and isinstance(p.get("preference"), dict):
             out.append((p["weight"], p["preference"]))
     return out
@@ -151,8 +161,9 @@ def effective_requests(pod_spec: dict) -> tuple[dict[str, int], int, int]:
 
     sc = scoring()
     reqs = to_ints(pod_requests(pod_spec))
-    nz = pod_requests_non_missing(pod_spec, {"cpu": Fraction(sc.non_zero_cpu_milli, 1000),
-                                             "memory": Fraction(sc.non_zero_memory)})
+    nz = pod_requests_non_missing(
+        pod_spec, {"cpu": Fraction(sc.non_zero_cpu_milli, 1000), "memory": Fraction(sc.non_zero_memory)}
+    )
     nzi = to_ints(nz)
     return reqs, nzi.get("cpu", 0), nzi.get("memory", 0)
 
@@ -166,10 +177,21 @@ class ShapeBook:
         self._by_key: dict[tuple, Shape] = {}
         self.shapes: list[Shape] = []
 
-    def shape(self, pod_spec: dict, requests: dict[str, int], nz_cpu: int, nz_mem: int, priority: int,
-              preempt_never: bool, extra_tolerations: list | None = None) -> Shape:
-        tols = list(_plain(pod_spec.get("tolerations")) or []) if isinstance(pod_spec.get("tolerations"), list) \
+    def shape(
+        self,
+        pod_spec: dict,
+        requests: dict[str, int],
+        nz_cpu: int,
+        nz_mem: int,
+        priority: int,
+        preempt_never: bool,
+        extra_tolerations: list | None = None,
+    ) -> Shape:
+        tols = (
+            list(_plain(pod_spec.get("tolerations")) or [])
+            if isinstance(pod_spec.get("tolerations"), list)
             else []
+        )
         if extra_tolerations:
             tols += extra_tolerations
         if self.ert:  # ExtendedResourceToleration admission plugin
@@ -178,10 +200,18 @@ class ShapeBook:
         selection = {
             "nodeSelector": _plain(pod_spec.get("nodeSelector")),
             "affinity": _plain((pod_spec.get("affinity") or {}).get("nodeAffinity"))
-            if isinstance(pod_spec.get("affinity"), dict) else None,
+            if isinstance(pod_spec.get("affinity"), dict)
+            else None,
         }
-        key = (tuple(sorted(requests.items())), nz_cpu, nz_mem, json.dumps(tols, sort_keys=True, default=str),
-               json.dumps(selection, sort_keys=True, default=str), priority, preempt_never)
+        key = (
+            tuple(sorted(requests.items())),
+            nz_cpu,
+            nz_mem,
+            json.dumps(tols, sort_keys=True, default=str),
+            json.dumps(selection, sort_keys=True, default=str),
+            priority,
+            preempt_never,
+        )
         found = self._by_key.get(key)
         if found is not None:
             return found
@@ -197,12 +227,18 @@ class ShapeBook:
             nz_cpu=nz_cpu,
             nz_mem=nz_mem,
             tolerations=tols,
-            pod_spec={"nodeSelector": selection["nodeSelector"],
-                      "affinity": {"nodeAffinity": selection["affinity"]} if selection["affinity"] else None},
+            pod_spec={
+                "nodeSelector": selection["nodeSelector"],
+                "affinity": {"nodeAffinity": selection["affinity"]} if selection["affinity"] else None,
+            },
             priority=priority,
             preempt_never=preempt_never,
-            varying=_varying({"nodeSelector": selection["nodeSelector"],
-                              "affinity": {"nodeAffinity": selection["affinity"]}}),
+            varying=_varying(
+                {
+                    "nodeSelector": selection["nodeSelector"],
+                    "affinity": {"nodeAffinity": selection["affinity"]},
+                }
+            ),
             prefilter=prefilter_names({"affinity": {"nodeAffinity": selection["affinity"]}}),
             preferred=preferred_terms({"affinity": {"nodeAffinity": selection["affinity"]}}),
             ds_tolerations=extra_tolerations is not None,
@@ -217,8 +253,9 @@ class Pod:
 
     __slots__ = ("ds", "name", "node", "pin", "seq", "shape", "status", "workload")
 
-    def __init__(self, name: str, workload: int, shape: Shape, seq: int, pin: int | None = None,
-                 ds: bool = False) -> None:
+    def __init__(
+        self, name: str, workload: int, shape: Shape, seq: int, pin: int | None = None, ds: bool = False
+    ) -> None:
         self.name = name
         self.workload = workload
         self.shape = shape

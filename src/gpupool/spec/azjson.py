@@ -1,4 +1,4 @@
-"""``az aks nodepool show -o json`` / ``az aks nodepool list -o json`` -> :class:`~gpupool.spec.model.PoolSpec`.
+"""``az aks nodepool show -o json`` / ``list -o json`` -> :class:`~gpupool.spec.model.PoolSpec`.
 
 The JSON is what the Azure CLI prints for an AKS agent pool (azure-mgmt-containerservice ``AgentPool``
 serialised with camelCase keys): ``name``, ``count``, ``vmSize``, ``osType``, ``osSku``, ``mode``,
@@ -50,15 +50,40 @@ _ID_RE = re.compile(
 
 # az keys that become spec fields (or say which pool this is); everything else is "unmodeled".
 _MODELED = {
-    "name", "vmSize", "count", "enableAutoScaling", "minCount", "maxCount", "nodeTaints", "nodeLabels",
-    "scaleSetPriority", "mode", "osType", "osSku", "orchestratorVersion", "maxPods", "availabilityZones",
-    "gpuInstanceProfile", "gpuProfile.driver", "gpuProfile.nvidia.managementMode",
+    "name",
+    "vmSize",
+    "count",
+    "enableAutoScaling",
+    "minCount",
+    "maxCount",
+    "nodeTaints",
+    "nodeLabels",
+    "scaleSetPriority",
+    "mode",
+    "osType",
+    "osSku",
+    "orchestratorVersion",
+    "maxPods",
+    "availabilityZones",
+    "gpuInstanceProfile",
+    "gpuProfile.driver",
+    "gpuProfile.nvidia.managementMode",
     "gpuProfile.nvidia.migStrategy",
 }
 # Identity and read-only state: never reported.
 _STATE = {
-    "id", "type", "typePropertiesType", "agentPoolType", "resourceGroup", "provisioningState", "powerState",
-    "currentOrchestratorVersion", "nodeImageVersion", "eTag", "systemData", "status",
+    "id",
+    "type",
+    "typePropertiesType",
+    "agentPoolType",
+    "resourceGroup",
+    "provisioningState",
+    "powerState",
+    "currentOrchestratorVersion",
+    "nodeImageVersion",
+    "eTag",
+    "systemData",
+    "status",
     "virtualMachineNodesStatus",
 }
 # Values that are the API/CLI defaults: not worth a comment.
@@ -149,7 +174,11 @@ def is_az_nodepool(data: Any) -> bool:
 
 def is_az_cluster(data: Any) -> bool:
     """True for ``az aks show -o json`` (a managed cluster with ``agentPoolProfiles``)."""
-    return isinstance(data, dict) and isinstance(data.get("agentPoolProfiles"), list) and "apiVersion" not in data
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("agentPoolProfiles"), list)
+        and "apiVersion" not in data
+    )
 
 
 def is_az_json(data: Any) -> bool:
@@ -207,8 +236,11 @@ class _Reader:
             node = node.get(k)
             if node is None:
                 if required:
-                    raise self.err(keys[:i] or keys, f'az JSON: missing "{".".join(keys)}"',
-                                   "is this `az aks nodepool show -o json` output?")
+                    raise self.err(
+                        keys[:i] or keys,
+                        f'az JSON: missing "{".".join(keys)}"',
+                        "is this `az aks nodepool show -o json` output?",
+                    )
                 return None
         ok = isinstance(node, kind) and not (isinstance(node, bool) and bool not in _as_tuple(kind))
         if not ok:
@@ -265,12 +297,19 @@ def parse_az_pool(
     """
     line = line or (data.line if isinstance(data, yamlio.LineDict) and data.line else 1)
     if not isinstance(data, dict):
-        raise InputError(path, line, f"az JSON: expected a node pool object, got {_type_name(data)}",
-                         "pass what `az aks nodepool show -o json` or `az aks nodepool list -o json` prints")
+        raise InputError(
+            path,
+            line,
+            f"az JSON: expected a node pool object, got {_type_name(data)}",
+            "pass what `az aks nodepool show -o json` or `az aks nodepool list -o json` prints",
+        )
     r = _Reader(data, path, line)
     if not is_az_nodepool(data):
-        raise r.err((), 'az JSON: not a node pool object (no "vmSize" with "id", "count" or "orchestratorVersion")',
-                    "pass what `az aks nodepool show -o json` prints")
+        raise r.err(
+            (),
+            'az JSON: not a node pool object (no "vmSize" with "id", "count" or "orchestratorVersion")',
+            "pass what `az aks nodepool show -o json` prints",
+        )
     name = r.get("name", kind=str, required=True)
     vm_size = r.get("vmSize", kind=str, required=True)
     size = catalog.vm_size(vm_size)
@@ -278,8 +317,12 @@ def parse_az_pool(
         vm_size = size.name  # Azure reports sizes in any case ("standard_d4_v3"); use the catalog's spelling
     notes: list[str] = []
 
-    pool_type = (data.get("typePropertiesType") or data.get("agentPoolType")
-                 or (data.get("type") if data.get("type") != AGENT_POOL_TYPE else None) or VMSS)
+    pool_type = (
+        data.get("typePropertiesType")
+        or data.get("agentPoolType")
+        or (data.get("type") if data.get("type") != AGENT_POOL_TYPE else None)
+        or VMSS
+    )
     if not isinstance(pool_type, str):
         raise r.err(("typePropertiesType",), "az JSON: typePropertiesType: expected a string")
     if pool_type != VMSS:
@@ -292,7 +335,9 @@ def parse_az_pool(
     autoscaler = None
     if autoscale:
         if lo is None or hi is None:
-            raise r.err(("enableAutoScaling",), "az JSON: enableAutoScaling is true but minCount/maxCount are null")
+            raise r.err(
+                ("enableAutoScaling",), "az JSON: enableAutoScaling is true but minCount/maxCount are null"
+            )
         autoscaler = {"minCount": lo, "maxCount": hi}
 
     os_type = r.get("osType", kind=str) or "Linux"
@@ -343,7 +388,9 @@ def parse_az_pool(
     r.get("gpuProfile", "nvidia", kind=dict)
     management = r.get("gpuProfile", "nvidia", "managementMode", kind=str)
     if management:
-        management = _enum(r, ("gpuProfile", "nvidia", "managementMode"), management, ("Managed", "Unmanaged"))
+        management = _enum(
+            r, ("gpuProfile", "nvidia", "managementMode"), management, ("Managed", "Unmanaged")
+        )
     mig_strategy = r.get("gpuProfile", "nvidia", "migStrategy", kind=str)
     if mig_strategy:
         mig_strategy = _enum(r, ("gpuProfile", "nvidia", "migStrategy"), mig_strategy, MIG_STRATEGIES)
@@ -354,11 +401,15 @@ def parse_az_pool(
     rg = resource_group or r.get("resourceGroup", kind=str) or (rid.resource_group if rid else None)
     cluster = cluster_name or (rid.cluster if rid else None)
     if not rg:
-        raise r.err(("id",), f"az JSON: pool {_safe(name)}: no resource group (no resourceGroup and no id)",
-                    "pass --resource-group")
+        raise r.err(
+            ("id",),
+            f"az JSON: pool {_safe(name)}: no resource group (no resourceGroup and no id)",
+            "pass --resource-group",
+        )
     if not cluster:
-        raise r.err(("id",), f"az JSON: pool {_safe(name)}: no cluster name (the id has none)",
-                    "pass --cluster-name")
+        raise r.err(
+            ("id",), f"az JSON: pool {_safe(name)}: no cluster name (the id has none)", "pass --cluster-name"
+        )
 
     is_gpu = (size is not None and size.is_gpu) or bool(profile) or management is not None
     if size is None and not is_gpu and vm_size.lower().startswith("standard_n"):
@@ -420,10 +471,15 @@ def parse_az_pool(
         unmodeled=_unmodeled(data),
         notes=tuple(notes),
         pool_type=pool_type,
-        provisioning_state=data.get("provisioningState") if isinstance(data.get("provisioningState"), str) else None,
-        power_state=power.get("code") if isinstance(power, dict) and isinstance(power.get("code"), str) else None,
+        provisioning_state=data.get("provisioningState")
+        if isinstance(data.get("provisioningState"), str)
+        else None,
+        power_state=power.get("code")
+        if isinstance(power, dict) and isinstance(power.get("code"), str)
+        else None,
         current_version=data.get("currentOrchestratorVersion")
-        if isinstance(data.get("currentOrchestratorVersion"), str) else None,
+        if isinstance(data.get("currentOrchestratorVersion"), str)
+        else None,
     )
 
 
@@ -439,8 +495,9 @@ def _remap(err: InputError, data: dict, path: str, line: int) -> InputError:
     if best is None:
         return InputError(path, line, f"az JSON: {msg}", err.hint)
     token, az_name, az_keys = best
-    return InputError(path, _line(data, *az_keys, default=line), f"az JSON: {msg.replace(token, az_name, 1)}",
-                      err.hint)
+    return InputError(
+        path, _line(data, *az_keys, default=line), f"az JSON: {msg.replace(token, az_name, 1)}", err.hint
+    )
 
 
 # ---- files ---------------------------------------------------------------------------------------
@@ -457,32 +514,53 @@ def pools_from_data(
     """Every pool in one loaded JSON document (show: one, list: each item, ``az aks show``: its profiles)."""
     if isinstance(data, list):
         if not data:
-            raise InputError(path, line, "az JSON: an empty list: no node pools",
-                             "check the cluster and resource group given to `az aks nodepool list`")
+            raise InputError(
+                path,
+                line,
+                "az JSON: an empty list: no node pools",
+                "check the cluster and resource group given to `az aks nodepool list`",
+            )
         for i, item in enumerate(data):
             if not isinstance(item, dict):
-                iline = data.item_pos[i][0] if isinstance(data, yamlio.LineList) and i < len(data.item_pos) else line
-                raise InputError(path, iline, f"az JSON: item {i}: expected a node pool object, got "
-                                 f"{_type_name(item)}")
+                iline = (
+                    data.item_pos[i][0]
+                    if isinstance(data, yamlio.LineList) and i < len(data.item_pos)
+                    else line
+                )
+                raise InputError(
+                    path, iline, f"az JSON: item {i}: expected a node pool object, got {_type_name(item)}"
+                )
         out = []
         for i, item in enumerate(data):
-            iline = data.item_pos[i][0] if isinstance(data, yamlio.LineList) and i < len(data.item_pos) else line
-            out.append(parse_az_pool(item, path, iline, resource_group=resource_group, cluster_name=cluster_name))
+            iline = (
+                data.item_pos[i][0] if isinstance(data, yamlio.LineList) and i < len(data.item_pos) else line
+            )
+            out.append(
+                parse_az_pool(item, path, iline, resource_group=resource_group, cluster_name=cluster_name)
+            )
         return out
     if is_az_cluster(data):
         rid = parse_resource_id(data.get("id"))
-        rg = resource_group or (data.get("resourceGroup") if isinstance(data.get("resourceGroup"), str) else None) \
+        rg = (
+            resource_group
+            or (data.get("resourceGroup") if isinstance(data.get("resourceGroup"), str) else None)
             or (rid.resource_group if rid else None)
+        )
         cluster = cluster_name or (data.get("name") if isinstance(data.get("name"), str) else None)
         location = data.get("location") if isinstance(data.get("location"), str) else None
         profiles = data["agentPoolProfiles"]
         if not profiles:
-            raise InputError(path, _line(data, "agentPoolProfiles", default=line),
-                             "az JSON: agentPoolProfiles is empty: no node pools")
+            raise InputError(
+                path,
+                _line(data, "agentPoolProfiles", default=line),
+                "az JSON: agentPoolProfiles is empty: no node pools",
+            )
         out = []
         for i, item in enumerate(profiles):
             iline = profiles.item_pos[i][0] if isinstance(profiles, yamlio.LineList) else line
-            out.append(parse_az_pool(item, path, iline, resource_group=rg, cluster_name=cluster, location=location))
+            out.append(
+                parse_az_pool(item, path, iline, resource_group=rg, cluster_name=cluster, location=location)
+            )
         return out
     return [parse_az_pool(data, path, line, resource_group=resource_group, cluster_name=cluster_name)]
 
@@ -499,15 +577,21 @@ def pools_from_documents(
     if not docs:
         raise InputError(path, None, "empty file: expected `az aks nodepool show -o json` output")
     if len(docs) > 1:
-        raise InputError(path, docs[1].line, "az JSON: more than one document",
-                         "pass one `az aks nodepool show` object or one `list` array")
+        raise InputError(
+            path,
+            docs[1].line,
+            "az JSON: more than one document",
+            "pass one `az aks nodepool show` object or one `list` array",
+        )
     doc = docs[0]
     if doc.duplicates:
         d = doc.duplicates[0]
-        raise InputError(doc.path, d.line,
-                         f'az JSON: duplicate key "{_safe(d.key)}" (first at line {d.first_line})')
-    return pools_from_data(doc.data, doc.path, doc.line, resource_group=resource_group,
-                           cluster_name=cluster_name)
+        raise InputError(
+            doc.path, d.line, f'az JSON: duplicate key "{_safe(d.key)}" (first at line {d.first_line})'
+        )
+    return pools_from_data(
+        doc.data, doc.path, doc.line, resource_group=resource_group, cluster_name=cluster_name
+    )
 
 
 def load_az_pools(
@@ -518,8 +602,9 @@ def load_az_pools(
 ) -> list[AzPool]:
     """All pools in an ``az aks nodepool show/list -o json`` file (``-`` is stdin)."""
     name = "<stdin>" if str(path) == "-" else str(path)
-    return pools_from_documents(yamlio.load_file(path), name, resource_group=resource_group,
-                                cluster_name=cluster_name)
+    return pools_from_documents(
+        yamlio.load_file(path), name, resource_group=resource_group, cluster_name=cluster_name
+    )
 
 
 def pick(pools: list[AzPool], name: str | None, path: str) -> AzPool:
@@ -528,7 +613,9 @@ def pick(pools: list[AzPool], name: str | None, path: str) -> AzPool:
         if len(pools) == 1:
             return pools[0]
         names = ", ".join(p.pool.name for p in pools)
-        raise InputError(path, None, f"the JSON holds {len(pools)} node pools ({names})", "pick one with --name")
+        raise InputError(
+            path, None, f"the JSON holds {len(pools)} node pools ({names})", "pick one with --name"
+        )
     for p in pools:
         if p.pool.name == name:
             return p
@@ -570,8 +657,13 @@ def pool_document(pool: PoolSpec) -> dict[str, Any]:
             gpu["migStrategy"] = g.mig_strategy
         if g.time_slicing:
             ts = g.time_slicing
-            gpu["sharing"] = {"timeSlicing": {"replicas": ts.replicas, "renameByDefault": ts.rename_by_default,
-                                              "failRequestsGreaterThanOne": ts.fail_requests_greater_than_one}}
+            gpu["sharing"] = {
+                "timeSlicing": {
+                    "replicas": ts.replicas,
+                    "renameByDefault": ts.rename_by_default,
+                    "failRequestsGreaterThanOne": ts.fail_requests_greater_than_one,
+                }
+            }
         spec["gpu"] = gpu
     if pool.cuda_version:
         spec["workload"] = {"cudaVersion": pool.cuda_version}
@@ -591,13 +683,16 @@ def to_yaml(az: AzPool) -> str:
         f"(pool {p.name}, cluster {_safe(az.cluster_name)}, resource group {_safe(az.resource_group)})",
     ]
     if az.unmodeled:
-        lines.append("# Not modeled by gpupool (kept out of this spec; a new pool made from it will not get them):")
+        lines.append(
+            "# Not modeled by gpupool (kept out of this spec; a new pool made from it will not get them):"
+        )
         lines += [f"#   {_safe(k)}: {_comment_value(v)}" for k, v in az.unmodeled.items()]
     if az.notes:
         lines.append("# Notes:")
         lines += [f"#   - {_safe(n, 200)}" for n in az.notes]
-    body = yaml.safe_dump(pool_document(p), sort_keys=False, default_flow_style=False, allow_unicode=True,
-                          width=1000)
+    body = yaml.safe_dump(
+        pool_document(p), sort_keys=False, default_flow_style=False, allow_unicode=True, width=1000
+    )
     return "\n".join(lines) + "\n" + body
 
 

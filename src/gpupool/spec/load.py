@@ -153,9 +153,13 @@ def _enum(ctx: _Ctx, value: Any, field: str, choices: tuple[str, ...], line: int
     raise ctx.err(line, f'{field}: "{_safe(value)}" is not one of {", ".join(choices)}', hint)
 
 
-def _str(ctx: _Ctx, value: Any, field: str, line: int, pattern: re.Pattern | None = None, what: str = "") -> str:
+def _str(
+    ctx: _Ctx, value: Any, field: str, line: int, pattern: re.Pattern | None = None, what: str = ""
+) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and field.endswith(("Version",)):
-        raise ctx.err(line, f'{field}: write the version as a quoted string, e.g. "{value}"', "YAML reads 1.30 as 1.3")
+        raise ctx.err(
+            line, f'{field}: write the version as a quoted string, e.g. "{value}"', "YAML reads 1.30 as 1.3"
+        )
     if not isinstance(value, str):
         raise ctx.err(line, f"{field}: expected a string, got {_type_name(value)}")
     if pattern is not None and not pattern.match(value):
@@ -177,7 +181,9 @@ def _bool(ctx: _Ctx, value: Any, field: str, line: int) -> bool:
     return value
 
 
-def _field(ctx: _Ctx, mapping: dict, key: str, dotted: str, parse: Callable[[Any, int], Any], default: Any) -> Any:
+def _field(
+    ctx: _Ctx, mapping: dict, key: str, dotted: str, parse: Callable[[Any, int], Any], default: Any
+) -> Any:
     if key not in mapping:
         return default
     line = _line_of(mapping, key, ctx.doc_line)
@@ -190,7 +196,9 @@ def _field(ctx: _Ctx, mapping: dict, key: str, dotted: str, parse: Callable[[Any
 
 def _taints(ctx: _Ctx, value: Any, line: int) -> tuple[Taint, ...]:
     if not isinstance(value, list):
-        raise ctx.err(line, f'spec.nodeTaints: expected a list of "key=value:Effect" strings, got {_type_name(value)}')
+        raise ctx.err(
+            line, f'spec.nodeTaints: expected a list of "key=value:Effect" strings, got {_type_name(value)}'
+        )
     out = []
     for i, item in enumerate(value):
         iline = value.item_pos[i][0] if isinstance(value, yamlio.LineList) else line
@@ -237,16 +245,32 @@ def _zones(ctx: _Ctx, value: Any, line: int) -> tuple[str, ...]:
 
 def _gpu(ctx: _Ctx, value: Any, line: int) -> GpuSettings:
     g = _check_mapping(ctx, value, "spec.gpu", GPU_FIELDS, line)
-    driver = _field(ctx, g, "driver", "gpu.driver", lambda v, ln: _enum(ctx, v, "spec.gpu.driver", GPU_DRIVERS, ln),
-                    "Install")
-    managed = _field(ctx, g, "managed", "gpu.managed", lambda v, ln: _bool(ctx, v, "spec.gpu.managed", ln), False)
+    driver = _field(
+        ctx,
+        g,
+        "driver",
+        "gpu.driver",
+        lambda v, ln: _enum(ctx, v, "spec.gpu.driver", GPU_DRIVERS, ln),
+        "Install",
+    )
+    managed = _field(
+        ctx, g, "managed", "gpu.managed", lambda v, ln: _bool(ctx, v, "spec.gpu.managed", ln), False
+    )
     profile = _field(
-        ctx, g, "instanceProfile", "gpu.instanceProfile",
-        lambda v, ln: _enum(ctx, v, "spec.gpu.instanceProfile", INSTANCE_PROFILES, ln), None,
+        ctx,
+        g,
+        "instanceProfile",
+        "gpu.instanceProfile",
+        lambda v, ln: _enum(ctx, v, "spec.gpu.instanceProfile", INSTANCE_PROFILES, ln),
+        None,
     )
     strategy = _field(
-        ctx, g, "migStrategy", "gpu.migStrategy",
-        lambda v, ln: _enum(ctx, v, "spec.gpu.migStrategy", MIG_STRATEGIES, ln), None,
+        ctx,
+        g,
+        "migStrategy",
+        "gpu.migStrategy",
+        lambda v, ln: _enum(ctx, v, "spec.gpu.migStrategy", MIG_STRATEGIES, ln),
+        None,
     )
     ts = None
     if g.get("sharing") is not None:
@@ -256,20 +280,39 @@ def _gpu(ctx: _Ctx, value: Any, line: int) -> GpuSettings:
         if sharing.get("timeSlicing") is not None:
             tline = _line_of(sharing, "timeSlicing", sline)
             ctx.fields["gpu.sharing.timeSlicing"] = tline
-            t = _check_mapping(ctx, sharing["timeSlicing"], "spec.gpu.sharing.timeSlicing", TIME_SLICING_FIELDS, tline)
+            t = _check_mapping(
+                ctx, sharing["timeSlicing"], "spec.gpu.sharing.timeSlicing", TIME_SLICING_FIELDS, tline
+            )
             if "replicas" not in t:
                 raise ctx.err(tline, "spec.gpu.sharing.timeSlicing.replicas is required (2 or more)")
-            replicas = _field(ctx, t, "replicas", "gpu.sharing.timeSlicing.replicas",
-                              lambda v, ln: _int(ctx, v, "spec.gpu.sharing.timeSlicing.replicas", ln, 2, 1024), 2)
-            rename = _field(ctx, t, "renameByDefault", "gpu.sharing.timeSlicing.renameByDefault",
-                            lambda v, ln: _bool(ctx, v, "spec.gpu.sharing.timeSlicing.renameByDefault", ln), False)
-            fail_gt1 = _field(ctx, t, "failRequestsGreaterThanOne",
-                              "gpu.sharing.timeSlicing.failRequestsGreaterThanOne",
-                              lambda v, ln: _bool(ctx, v, "spec.gpu.sharing.timeSlicing.failRequestsGreaterThanOne",
-                                                  ln), False)
+            replicas = _field(
+                ctx,
+                t,
+                "replicas",
+                "gpu.sharing.timeSlicing.replicas",
+                lambda v, ln: _int(ctx, v, "spec.gpu.sharing.timeSlicing.replicas", ln, 2, 1024),
+                2,
+            )
+            rename = _field(
+                ctx,
+                t,
+                "renameByDefault",
+                "gpu.sharing.timeSlicing.renameByDefault",
+                lambda v, ln: _bool(ctx, v, "spec.gpu.sharing.timeSlicing.renameByDefault", ln),
+                False,
+            )
+            fail_gt1 = _field(
+                ctx,
+                t,
+                "failRequestsGreaterThanOne",
+                "gpu.sharing.timeSlicing.failRequestsGreaterThanOne",
+                lambda v, ln: _bool(ctx, v, "spec.gpu.sharing.timeSlicing.failRequestsGreaterThanOne", ln),
+                False,
+            )
             ts = TimeSlicing(replicas, rename, fail_gt1)
-    return GpuSettings(driver=driver, managed=managed, instance_profile=profile, mig_strategy=strategy,
-                       time_slicing=ts)
+    return GpuSettings(
+        driver=driver, managed=managed, instance_profile=profile, mig_strategy=strategy, time_slicing=ts
+    )
 
 
 def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
@@ -280,8 +323,10 @@ def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
         if required not in top:
             raise ctx.err(doc_line, f'missing required field "{required}"')
     if top["apiVersion"] != API_VERSION:
-        raise ctx.err(_line_of(top, "apiVersion", doc_line),
-                      f'apiVersion: expected "{API_VERSION}", got {_safe(str(top["apiVersion"]))!r}')
+        raise ctx.err(
+            _line_of(top, "apiVersion", doc_line),
+            f'apiVersion: expected "{API_VERSION}", got {_safe(str(top["apiVersion"]))!r}',
+        )
     kind = _enum(ctx, top["kind"], "kind", KINDS, _line_of(top, "kind", doc_line))
     mline = _line_of(top, "metadata", doc_line)
     meta = _check_mapping(ctx, top["metadata"], "metadata", METADATA_FIELDS, mline)
@@ -291,8 +336,11 @@ def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
     ctx.fields["name"] = nline
     name = _str(ctx, meta["name"], "metadata.name", nline)
     if not _SAFE_NAME_RE.match(name):
-        raise ctx.err(nline, f"metadata.name: {_safe(name)!r} is not a valid node pool name",
-                      "use lowercase letters and digits, starting with a letter, e.g. gpunp")
+        raise ctx.err(
+            nline,
+            f"metadata.name: {_safe(name)!r} is not a valid node pool name",
+            "use lowercase letters and digits, starting with a letter, e.g. gpunp",
+        )
 
     sline = _line_of(top, "spec", doc_line)
     spec = _check_mapping(ctx, top["spec"], "spec", SPEC_FIELDS, sline)
@@ -301,7 +349,9 @@ def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
             raise ctx.err(sline, f"spec.{required} is required")
 
     def s(key: str, pattern: re.Pattern | None = None, what: str = "", default: Any = None) -> Any:
-        return _field(ctx, spec, key, key, lambda v, ln: _str(ctx, v, f"spec.{key}", ln, pattern, what), default)
+        return _field(
+            ctx, spec, key, key, lambda v, ln: _str(ctx, v, f"spec.{key}", ln, pattern, what), default
+        )
 
     rg = s("resourceGroup", _RG_RE, "resource group name")
     cluster = s("clusterName", _CLUSTER_RE, "AKS cluster name")
@@ -310,12 +360,21 @@ def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
     k8s = s("kubernetesVersion", _K8S_VERSION_RE, 'Kubernetes version (e.g. "1.34")')
     os_sku = s("osSku", _OS_SKU_RE, "OS SKU", "Ubuntu")
     mode = _field(ctx, spec, "mode", "mode", lambda v, ln: _enum(ctx, v, "spec.mode", MODES, ln), "User")
-    priority = _field(ctx, spec, "priority", "priority",
-                      lambda v, ln: _enum(ctx, v, "spec.priority", PRIORITIES, ln), "Regular")
+    priority = _field(
+        ctx,
+        spec,
+        "priority",
+        "priority",
+        lambda v, ln: _enum(ctx, v, "spec.priority", PRIORITIES, ln),
+        "Regular",
+    )
     # Ranges here are what the API can represent; AKS's own limits are design rules (findings).
-    node_count = _field(ctx, spec, "nodeCount", "nodeCount",
-                        lambda v, ln: _int(ctx, v, "spec.nodeCount", ln, 0, 100_000), 1)
-    max_pods = _field(ctx, spec, "maxPods", "maxPods", lambda v, ln: _int(ctx, v, "spec.maxPods", ln, 1, 250), None)
+    node_count = _field(
+        ctx, spec, "nodeCount", "nodeCount", lambda v, ln: _int(ctx, v, "spec.nodeCount", ln, 0, 100_000), 1
+    )
+    max_pods = _field(
+        ctx, spec, "maxPods", "maxPods", lambda v, ln: _int(ctx, v, "spec.maxPods", ln, 1, 250), None
+    )
     autoscaler = None
     if spec.get("autoscaler") is not None:
         aline = _line_of(spec, "autoscaler", sline)
@@ -324,10 +383,22 @@ def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
         for required in AUTOSCALER_FIELDS:
             if required not in a:
                 raise ctx.err(aline, f"spec.autoscaler.{required} is required")
-        lo = _field(ctx, a, "minCount", "autoscaler.minCount",
-                    lambda v, ln: _int(ctx, v, "spec.autoscaler.minCount", ln, 0, 100_000), 0)
-        hi = _field(ctx, a, "maxCount", "autoscaler.maxCount",
-                    lambda v, ln: _int(ctx, v, "spec.autoscaler.maxCount", ln, 0, 100_000), 0)
+        lo = _field(
+            ctx,
+            a,
+            "minCount",
+            "autoscaler.minCount",
+            lambda v, ln: _int(ctx, v, "spec.autoscaler.minCount", ln, 0, 100_000),
+            0,
+        )
+        hi = _field(
+            ctx,
+            a,
+            "maxCount",
+            "autoscaler.maxCount",
+            lambda v, ln: _int(ctx, v, "spec.autoscaler.maxCount", ln, 0, 100_000),
+            0,
+        )
         autoscaler = Autoscaler(lo, hi)
     taints = _field(ctx, spec, "nodeTaints", "nodeTaints", lambda v, ln: _taints(ctx, v, ln), ())
     labels = _field(ctx, spec, "nodeLabels", "nodeLabels", lambda v, ln: _labels(ctx, v, ln), {})
@@ -345,9 +416,16 @@ def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
     if spec.get("workload") is not None:
         wline = _line_of(spec, "workload", sline)
         w = _check_mapping(ctx, spec["workload"], "spec.workload", WORKLOAD_FIELDS, wline)
-        cuda = _field(ctx, w, "cudaVersion", "workload.cudaVersion",
-                      lambda v, ln: _str(ctx, v, "spec.workload.cudaVersion", ln, _CUDA_RE, 'CUDA version (e.g. "12.4")'),
-                      None)
+        cuda = _field(
+            ctx,
+            w,
+            "cudaVersion",
+            "workload.cudaVersion",
+            lambda v, ln: _str(
+                ctx, v, "spec.workload.cudaVersion", ln, _CUDA_RE, 'CUDA version (e.g. "12.4")'
+            ),
+            None,
+        )
     return PoolSpec(
         kind=kind,
         name=name,
@@ -381,13 +459,18 @@ def load_pools(path: str | Path) -> list[PoolSpec]:
             continue
         if doc.duplicates:
             d = doc.duplicates[0]
-            raise InputError(doc.path, d.line, f'duplicate key "{_safe(d.key)}" (first at line {d.first_line})')
+            raise InputError(
+                doc.path, d.line, f'duplicate key "{_safe(d.key)}" (first at line {d.first_line})'
+            )
         if not is_pool_document(doc.data):
             kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
             api = doc.data.get("apiVersion") if isinstance(doc.data, dict) else None
             what = f"{_safe(str(api))}/{_safe(str(kind))}" if kind or api else _type_name(doc.data)
-            raise InputError(doc.path, doc.line,
-                             f"not a pool spec ({what}); expected apiVersion {API_VERSION}, kind GpuNodePool or NodePool")
+            raise InputError(
+                doc.path,
+                doc.line,
+                f"not a pool spec ({what}); expected apiVersion {API_VERSION}, kind GpuNodePool or NodePool",
+            )
         pools.append(parse_pool(doc.data, doc.path, doc.line))
     if not pools:
         raise InputError(name, None, "no pool spec found (expected kind GpuNodePool or NodePool)")
@@ -395,9 +478,12 @@ def load_pools(path: str | Path) -> list[PoolSpec]:
     for p in pools:
         key = (p.cluster_name, p.name)
         if key in seen:
-            raise InputError(p.where.path, p.where.line_of("name"),
-                             f'pool "{p.name}" of cluster {p.cluster_name} is defined twice '
-                             f"(also at line {seen[key].where.line_of('name')})")
+            raise InputError(
+                p.where.path,
+                p.where.line_of("name"),
+                f'pool "{p.name}" of cluster {p.cluster_name} is defined twice '
+                f"(also at line {seen[key].where.line_of('name')})",
+            )
         seen[key] = p
     return pools
 

@@ -50,22 +50,35 @@ def check(ctx):
             continue
         affected = []
         if ctx.follows is not None:
-            affected = [f.workload.ref for f in ctx.follows
-                        if f.runs_on_old and untolerated([taint], f.workload.pod_spec.get("tolerations"))]
+            affected = [
+                f.workload.ref
+                for f in ctx.follows
+                if f.runs_on_old and untolerated([taint], f.workload.pod_spec.get("tolerations"))
+            ]
             if not affected:
                 continue  # every given workload on the pool tolerates it
         if taint.effect == "NoExecute":
-            what = (f"adding taint {taint} in place evicts, at once, every running pod on pool {pool} that does "
-                    "not tolerate it")
+            what = (
+                f"adding taint {taint} in place evicts, at once, every running pod on pool {pool} that does "
+                "not tolerate it"
+            )
         else:
-            what = (f"adding taint {taint} in place keeps running pods, but pods that do not tolerate it will not "
-                    f"be scheduled onto pool {pool} again (after a restart, rollout, upgrade or eviction)")
+            what = (
+                f"adding taint {taint} in place keeps running pods, but pods that do not tolerate it will "
+                f"not be scheduled onto pool {pool} again (after a restart, rollout, upgrade or eviction)"
+            )
         if affected:
-            names = ", ".join(affected[:_LIMIT]) + (f" and {len(affected) - _LIMIT} more" if len(affected) > _LIMIT
-                                                    else "")
+            names = ", ".join(affected[:_LIMIT]) + (
+                f" and {len(affected) - _LIMIT} more" if len(affected) > _LIMIT else ""
+            )
             what += f": {names}"
         yield ctx.finding(
-            ID, SEVERITY, what, at=("nodeTaints",),
+            ID,
+            SEVERITY,
+            what,
+            at=("nodeTaints",),
             fix=f"add toleration {format_toleration(taint)} to those workloads and roll them out first",
-            taint=str(taint), effect=taint.effect, workloads=affected,
+            taint=str(taint),
+            effect=taint.effect,
+            workloads=affected,
         )

@@ -56,18 +56,28 @@ def check(ctx):
     for f in ctx.follows:
         if not f.relies_on_old:
             continue
-        items = [(p, fx) for p, fx, k in zip(f.problems, f.fixes, f.kinds or ("",) * len(f.problems), strict=False)
-                 if not (in_place and k == "taint")]
+        items = [
+            (p, fx)
+            for p, fx, k in zip(f.problems, f.fixes, f.kinds or ("",) * len(f.problems), strict=False)
+            if not (in_place and k == "taint")
+        ]
         if not items:
             continue
         why = "; ".join(p for p, _ in items)
         if in_place:
             msg = f"after this change {f.workload.ref} would no longer be scheduled on pool {new_pool}: {why}"
         else:
-            msg = (f"{f.workload.ref} runs on pool {ctx.current.name} but would not run on the new pool "
-                   f"{new_pool}: {why}")
+            msg = (
+                f"{f.workload.ref} runs on pool {ctx.current.name} but would not run on the new pool "
+                f"{new_pool}: {why}"
+            )
         yield Finding(
-            rule=ID, severity=SEVERITY, message=msg, path=f.item.path, line=f.item.line,
-            object=f.workload.ref, fix="; ".join(dict.fromkeys(fx for _, fx in items)),
+            rule=ID,
+            severity=SEVERITY,
+            message=msg,
+            path=f.item.path,
+            line=f.item.line,
+            object=f.workload.ref,
+            fix="; ".join(dict.fromkeys(fx for _, fx in items)),
             extra={"pool": new_pool},
         )

@@ -40,7 +40,8 @@ def check(ctx):
         if not c.rule.conflict:
             continue
         yield ctx.finding(
-            ID, SEVERITY,
+            ID,
+            SEVERITY,
             f"{c.field} {c.before} -> {c.after} is planned as {c.action} per the AKS docs; sources disagree: "
             f"{c.rule.conflict}",
             at=(c.field, c.field.split(".")[0]),

@@ -41,7 +41,11 @@ def check(ctx):
             continue
         kind = "GPU nodes" if ctx.desired.is_gpu_pool else "nodes"
         yield ctx.finding(
-            ID, SEVERITY,
-            f"removing taint {taint} opens the {kind} of pool {ctx.desired.name} to pods that do not tolerate it",
-            at=("nodeTaints",), fix="keep the taint if only GPU workloads should run there", taint=str(taint),
+            ID,
+            SEVERITY,
+            f"removing taint {taint} opens the {kind} of pool {ctx.desired.name} to pods that do not "
+            "tolerate it",
+            at=("nodeTaints",),
+            fix="keep the taint if only GPU workloads should run there",
+            taint=str(taint),
         )

@@ -40,10 +40,12 @@ def check(ctx):
     items = [f"{k}={v}" for k, v in az.unmodeled.items()]
     shown = ", ".join(items[:_LIMIT]) + (f" and {len(items) - _LIMIT} more" if len(items) > _LIMIT else "")
     yield ctx.finding(
-        ID, SEVERITY,
-        f"the new pool is created from DESIRED; settings of {az.pool.name} that gpupool does not model are not "
-        f"carried over: {shown}",
+        ID,
+        SEVERITY,
+        f"the new pool is created from DESIRED; settings of {az.pool.name} that gpupool does not model are "
+        f"not carried over: {shown}",
         pool=az.pool,
-        fix="add the matching az aks nodepool add options to the runbook's create step if the new pool needs them",
+        fix="add the matching az aks nodepool add options to the runbook's create step if the new pool "
+        "needs them",
         settings=dict(az.unmodeled),
     )

@@ -26,6 +26,7 @@ Passing example::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -42,6 +43,8 @@ SEVERITY = Severity.ERROR
 SUMMARY = "A resource request or limit that is not a valid Kubernetes quantity (the API server rejects it)."
 
 _REGEX = "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+# Quantities written the common way ("500m", "2", "16Gi"), accepted without the exact parser.
+_COMMON = re.compile(r"^[0-9]{1,18}(\.[0-9]{1,9})?(m|k|M|G|T|Ki|Mi|Gi|Ti)?$")
 
 
 def check(ctx: WorkloadContext) -> Iterator[Finding]:
@@ -50,6 +53,8 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
             for name, value in values.items():
                 # Wrong types (booleans, lists, null) are the schema's finding (GP202).
                 if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+                    continue
+                if isinstance(value, int) or (isinstance(value, str) and _COMMON.match(value)):
                     continue
                 if try_quantity(value) is None:
                     at = (*cpath, "resources", section, name)

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from gpupool.design.node import is_gpu_resource
 from gpupool.findings import Finding, Severity
 from gpupool.k8s.quantity import format_quantity
-from gpupool.k8s.resources import container_requests
+from gpupool.k8s.quantity import try_quantity
 
 if TYPE_CHECKING:
     from gpupool.lint.gpu import WorkloadContext
@@ -50,9 +50,12 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
     if not ctx.requests or not ctx.views:
         return
     eligible = [f.view for f in ctx.fits if f.eligible]
-    for cpath, c in ctx.containers():
-        for r, q in container_requests(c).items():
-            if not is_gpu_resource(r) or q <= 1:
+    for cpath, req, lim in ctx.resource_sections():
+        wanted = {k: v for k, v in req.items() if isinstance(k, str) and is_gpu_resource(k)}
+        wanted.update({k: v for k, v in lim.items() if isinstance(k, str) and is_gpu_resource(k) and k not in req})
+        for r, raw in wanted.items():
+            q = try_quantity(raw)
+            if q is None or q <= 1:
                 continue
             serving = [v for v in eligible if v.resources.get(r, 0) > 0]
             strict = [v for v in serving
@@ -61,7 +64,7 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
                 continue
             severity = SEVERITY if len(strict) == len(serving) else Severity.WARNING
             names = ", ".join(v.name for v in strict)
-            section = "limits" if r in ((c.get("resources") or {}).get("limits") or {}) else "requests"
+            section = "limits" if r in lim else "requests"
             yield ctx.finding(
                 ID, severity,
                 f"requests {format_quantity(q)} {r} in one container on time-sliced pool {names} with "

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 from typing import TYPE_CHECKING
 
 from gpupool import catalog
@@ -66,6 +67,27 @@ def cuda_version_of(image: object) -> str | None:
     return ".".join(g for g in m.groups() if g is not None)
 
 
+@cache
+def _support(cuda: str, driver: str) -> str:
+    return catalog.cuda_support(cuda, driver).level
+
+
+@cache
+def _newest_known() -> str | None:
+    return catalog.newest_native_cuda("9999")
+
+
+@cache
+def _newest_native(driver: str) -> str | None:
+    return catalog.newest_native_cuda(driver)
+
+
+@cache
+def _newer_than_known(cuda: str) -> bool:
+    newest = _newest_known()
+    return newest is not None and catalog.version_tuple(cuda)[:2] > catalog.version_tuple(newest)
+
+
 def check(ctx: WorkloadContext) -> Iterator[Finding]:
     if not ctx.requests or not ctx.views:
         return
@@ -74,7 +96,6 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
     eligible = [f.view for f in ctx.fits if f.eligible]
     if not eligible:
         return
-    newest_known = catalog.newest_native_cuda("9999")
     for cpath, c in ctx.containers():
         cuda = cuda_version_of(c.get("image"))
         if cuda is None:
@@ -84,10 +105,9 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
             drv = cuda_driver(v)
             if drv is None:
                 continue
-            support = catalog.cuda_support(cuda, drv[0])
-            level = support.level
+            level = _support(cuda, drv[0])
             if level == "unknown":
-                if newest_known is None or catalog.version_tuple(cuda)[:2] <= catalog.version_tuple(newest_known):
+                if not _newer_than_known(cuda):
                     continue
                 level = "newer-than-known"
             rank = {"unsupported": 2, "minor-compat": 1, "newer-than-known": 1}.get(level, 0)
@@ -96,7 +116,7 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
         if worst is None:
             continue
         rank, level, pool, driver = worst
-        native = catalog.newest_native_cuda(driver) or "none"
+        native = _newest_native(driver) or "none"
         image = safe(str(c.get("image")), 100)
         if level == "unsupported":
             msg = (f"image {image} needs CUDA {cuda}, but pool {pool}'s NVIDIA driver {driver} supports CUDA up to "

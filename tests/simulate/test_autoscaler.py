@@ -1,0 +1,209 @@
+"""The cluster autoscaler as on AKS: scale-up, its event texts, maxCount, and its blind spot at zero nodes."""
+
+from __future__ import annotations
+
+import re
+
+from gpupool.simulate import Options, load_inputs
+from gpupool.simulate.engine import Simulation
+
+MIG_MIXED = {"instanceProfile": "MIG1g", "migStrategy": "Mixed"}
+
+
+def gpu_pool(k, count: int = 0, max_count: int = 3, **kw):  # type: ignore[no-untyped-def]
+    vm = kw.pop("vm", "Standard_NC4as_T4_v3")
+    return k.pool(
+        "gpunp",
+        vm,
+        count,
+        taints=["sku=gpu:NoSchedule"],
+        autoscaler={"minCount": min(count, max_count), "maxCount": max_count},
+        **kw,
+    )
+
+
+def test_scale_up_capped_at_max_count(k) -> None:
+    docs = [k.system(2), gpu_pool(k, 0, 3), k.deployment("train", 5, gpu=1, cpu="1", tolerations=k.tolerate)]
+    r = k.run(docs)
+    gpunp = r.pools[1]
+    assert (gpunp.nodes, gpunp.added, r.placed) == (3, 3, 3)
+    (up,) = gpunp.scale_ups
+    assert re.fullmatch(r"pod triggered scale-up: \[\{aks-gpunp-\d{8}-vmss 0->3 \(max: 3\)\}\]", up.event)
+    assert (up.pods, up.template) == (3, "aks-template")
+    (e,) = r.pending
+    assert (e.workload, e.count, e.pod) == ("Deployment default/train", 2, "train-3")
+    assert e.autoscaler == "pod didn't trigger scale-up: 1 max node group size reached"
+    assert e.message == (
+        "0/5 nodes are available: 5 Insufficient nvidia.com/gpu. "
+        "preemption: 0/5 nodes are available: 5 No preemption victims found for incoming pod."
+    )
+    assert r.to_dict()["pools"][1]["nodesAdded"] == 3
+
+
+def test_mig_mixed_at_zero_is_the_blind_spot(k) -> None:
+    docs = [
+        k.system(2),
+        gpu_pool(k, 0, 2, vm="Standard_ND96asr_v4", gpu=MIG_MIXED),
+        k.deployment(
+            "infer", 10, gpu=1, resource="nvidia.com/mig-1g.5gb", cpu="500m", tolerations=k.tolerate
+        ),
+    ]
+    r = k.run(docs)
+    assert r.pools[1].nodes == 0 and r.placed == 0
+    (e,) = r.pending
+    assert e.autoscaler == "pod didn't trigger scale-up: 1 Insufficient nvidia.com/mig-1g.5gb"
+    assert e.message.startswith("0/2 nodes are available: 2 Insufficient nvidia.com/mig-1g.5gb.")
+    (f,) = [f for f in r.findings if f.rule == "GP501"]
+    assert f.severity.value == "error" and f.object == "Deployment default/infer"
+    assert "nvidia.com/gpu: 8" in f.message and "nvidia.com/mig-1g.5gb: 56" in f.message
+    assert "migStrategy Single" in (f.fix or "")
+    exact = k.run(docs, autoscaler="exact")
+    assert exact.pools[1].nodes == 1 and not exact.pending
+    assert exact.pools[1].scale_ups[0].template == "node"
+
+
+def test_a_real_node_is_the_template_once_the_pool_has_one(k) -> None:
+    docs = [
+        k.system(1),
+        gpu_pool(k, 1, 3, vm="Standard_ND96asr_v4", gpu=MIG_MIXED),
+        k.deployment(
+            "infer", 100, gpu=1, resource="nvidia.com/mig-1g.5gb", cpu="100m", tolerations=k.tolerate
+        ),
+    ]
+    r = k.run(docs)
+    assert (r.pools[1].nodes, r.placed, r.pending) == (2, 100, [])
+    assert not [f for f in r.findings if f.rule == "GP501"]
+
+
+def test_renamed_time_slicing_at_zero(k) -> None:
+    ts = {"sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True}}}
+    docs = [
+        gpu_pool(k, 0, 2, gpu=ts),
+        k.deployment("infer", 2, gpu=1, resource="nvidia.com/gpu.shared", tolerations=k.tolerate),
+    ]
+    r = k.run(docs)
+    assert r.pending[0].autoscaler == "pod didn't trigger scale-up: 1 Insufficient nvidia.com/gpu.shared"
+    (f,) = [f for f in r.findings if f.rule == "GP501"]
+    assert "renameByDefault: false" in (f.fix or "")
+
+
+def test_mig_single_at_zero_over_provisions(k) -> None:
+    docs = [
+        gpu_pool(k, 0, 4, vm="Standard_ND96asr_v4", gpu={"instanceProfile": "MIG1g"}),
+        k.deployment("infer", 40, gpu=1, cpu="500m", memory="2Gi", tolerations=k.tolerate),
+    ]
+    r = k.run(docs)
+    assert (r.pools[0].added, r.placed) == (4, 40)
+    assert k.run(docs, autoscaler="exact").pools[0].added == 1
+    (f,) = [f for f in r.findings if f.rule == "GP502"]
+    assert "adds 4 node(s) to pool gpunp, where 1 would do" in f.message
+    assert "nvidia.com/gpu: 8 where a node offers nvidia.com/gpu: 56" in f.message
+    assert f.extra["nodesAddedAks"] == 4 and f.extra["nodesAddedExact"] == 1
+
+
+def test_allocatable_equals_capacity_adds_a_useless_node(k) -> None:
+    docs = [gpu_pool(k, 0, 3), k.pod("p", gpu=1, cpu="4", tolerations=k.tolerate)]  # 3860m allocatable
+    r = k.run(docs)
+    assert r.pools[0].added == 1
+    (e,) = r.pending
+    assert e.autoscaler == "pod didn't trigger scale-up: 1 Insufficient cpu"
+    (f,) = [f for f in r.findings if f.rule == "GP502"]
+    assert "adds 1 node(s) to pool gpunp that the Pending pods can't use, where 0 would do" in f.message
+    assert "allocatable = capacity" in f.message
+
+
+def test_accelerator_label_missing_from_h100_template(k) -> None:
+    sel = {"kubernetes.azure.com/accelerator": "nvidia"}
+    for vm, scales in (("Standard_NC40ads_H100_v5", False), ("Standard_NC24ads_A100_v4", True)):
+        docs = [gpu_pool(k, 0, 2, vm=vm), k.pod("p", gpu=1, tolerations=k.tolerate, nodeSelector=sel)]
+        r = k.run(docs)
+        assert (r.pools[0].added == 1) is scales, vm
+        if not scales:
+            assert (
+                r.pending[0].autoscaler
+                == "pod didn't trigger scale-up: 1 node(s) didn't match Pod's node affinity/selector"
+            )
+            assert [f.rule for f in r.findings if f.rule == "GP501"] == ["GP501"]
+
+
+def test_pod_larger_than_any_node_gets_both_messages(k) -> None:
+    docs = [k.system(2), gpu_pool(k, 1, 3), k.pod("huge", gpu=16, tolerations=k.tolerate)]
+    r = k.run(docs)
+    (e,) = r.pending
+    assert e.message.startswith("0/3 nodes are available: 3 Insufficient nvidia.com/gpu.")
+    assert e.autoscaler == "pod didn't trigger scale-up: 1 Insufficient nvidia.com/gpu"
+    assert r.pools[1].added == 0
+
+
+def test_reasons_counted_once_per_node_group(k) -> None:
+    docs = [
+        k.pool("full", "Standard_NC4as_T4_v3", 1, autoscaler={"minCount": 1, "maxCount": 1}),
+        k.pool(
+            "tainted",
+            "Standard_NC4as_T4_v3",
+            0,
+            taints=["team=x:NoSchedule"],
+            autoscaler={"minCount": 0, "maxCount": 5},
+        ),
+        k.pool(
+            "other",
+            "Standard_NC4as_T4_v3",
+            0,
+            taints=["team=y:NoSchedule"],
+            autoscaler={"minCount": 0, "maxCount": 5},
+        ),
+        k.deployment("d", 2, gpu=1),
+    ]
+    r = k.run(docs)
+    (e,) = r.pending
+    assert e.autoscaler == (
+        "pod didn't trigger scale-up: 1 max node group size reached, 2 node(s) had untolerated taint(s)"
+    )
+
+
+def test_no_autoscaled_pool_means_no_autoscaler_message(k) -> None:
+    r = k.run([k.pool("gpunp", count=1), k.pod("p", gpu=2)])
+    assert r.pending[0].autoscaler is None
+
+
+def test_autoscaler_none_keeps_node_counts(k) -> None:
+    docs = [gpu_pool(k, 0, 3), k.deployment("d", 2, gpu=1, tolerations=k.tolerate)]
+    r = k.run(docs, autoscaler="none")
+    assert r.pools[0].nodes == 0 and r.pending[0].count == 2 and r.pending[0].autoscaler is None
+    assert not [f for f in r.findings if f.rule in ("GP501", "GP502")]
+
+
+def test_expanders(k) -> None:
+    docs = [
+        k.pool("t4", "Standard_NC4as_T4_v3", 0, autoscaler={"minCount": 0, "maxCount": 10}),
+        k.pool("t4x4", "Standard_NC64as_T4_v3", 0, autoscaler={"minCount": 0, "maxCount": 10}),
+        k.deployment("d", 4, gpu=1, cpu="1"),
+    ]
+    first = k.run(docs)  # random: modelled as the first pool that can help
+    assert [p.added for p in first.pools] == [4, 0]
+    waste = k.run(docs, expander="least-waste")  # 1 x 64 vCPU wastes more than 4 x 4 vCPU: t4 again
+    assert [p.added for p in waste.pools] == [4, 0]
+    docs[2]["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "15"
+    waste = k.run(docs, expander="least-waste")
+    assert [p.added for p in waste.pools] == [0, 1]
+    most = k.run(docs, expander="most-pods")
+    assert sum(p.added for p in most.pools) >= 1 and not most.pending
+
+
+def test_first_fit_decreasing_estimate(k) -> None:
+    docs = [
+        k.pool("d", "Standard_D4s_v5", 0, autoscaler={"minCount": 0, "maxCount": 10}),
+        k.deployment("small", 4, cpu="1"),
+        k.deployment("big", 2, cpu="3"),
+    ]
+    sim = Simulation(load_inputs([k.write(docs)]), Options())
+    run = sim.run("none")
+    t = sim.template_of(run, 0, "aks-template")
+    groups = [(w.shape, [p for p in run.pending if p.workload == w.index]) for w in sim.workloads]
+    count, helped = t.estimate(groups, 10)
+    # template: 4 CPU. Decreasing: big (3) first -> 2 nodes with 1 CPU left each; small (1) fill those, then
+    # a third node takes the remaining two.
+    assert count == 3 and len(helped) == 6
+    assert [p.name for p in helped[:2]] == ["big-0", "big-1"]
+    count, helped = t.estimate(groups, 2)
+    assert count == 2 and len(helped) == 4

@@ -1,0 +1,145 @@
+"""``gpupool simulate``: exit codes 0/1/2, text and JSON output, options."""
+
+from __future__ import annotations
+
+import json
+
+from support import EXAMPLES, run_cli, run_program
+
+CLASSIC = """\
+apiVersion: gpupool/v1
+kind: NodePool
+metadata: {name: system}
+spec: {resourceGroup: rg, clusterName: aks, vmSize: Standard_D4s_v5, mode: System, nodeCount: 2}
+---
+apiVersion: gpupool/v1
+kind: GpuNodePool
+metadata: {name: gpunp}
+spec: {resourceGroup: rg, clusterName: aks, vmSize: Standard_NC4as_T4_v3, nodeCount: 1,
+       kubernetesVersion: "1.35", nodeTaints: ["sku=gpu:NoSchedule"]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: cuda-vectoradd}
+spec:
+  containers:
+  - name: cuda
+    image: mcr.microsoft.com/oss/nvidia/k8s/cuda-sample:vectoradd
+    resources: {limits: {nvidia.com/gpu: 1}}
+"""
+MESSAGE = (
+    "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient nvidia.com/gpu. "
+    "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, "
+    "2 No preemption victims found for incoming pod."
+)
+
+
+def write(tmp_path, text: str, name: str = "in.yaml") -> str:  # type: ignore[no-untyped-def]
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+def test_text_output_and_exit_1_when_pending(tmp_path) -> None:
+    r = run_cli("simulate", write(tmp_path, CLASSIC))
+    assert r.exit_code == 1, r.stderr
+    assert MESSAGE in r.stdout
+    assert "Pod default/cuda-vectoradd: 1 pod(s)" in r.stdout
+    assert "gpunp" in r.stdout and "nvidia.com/gpu 0 used, 1 free" in r.stdout
+    assert "USD/HOUR" in r.stdout and "0.91" in r.stdout
+
+
+def test_json_shape(tmp_path) -> None:
+    r = run_cli("simulate", write(tmp_path, CLASSIC), "-o", "json")
+    assert r.exit_code == 1
+    d = json.loads(r.stdout)
+    assert d["version"] == 1
+    for p in d["pools"]:
+        assert {"name", "vmSize", "nodes", "nodesAdded", "resources", "costPerHour"} <= set(p)
+    assert d["pools"][1]["resources"]["nvidia.com/gpu"] == {"allocatable": 1, "used": 0, "free": 1}
+    assert d["placed"] == 0
+    assert d["pending"] == [
+        {
+            "workload": "Pod default/cuda-vectoradd",
+            "pod": "cuda-vectoradd",
+            "count": 1,
+            "message": MESSAGE,
+            "autoscaler": None,
+        }
+    ]
+    assert d["costPerHour"] == 0.91
+
+
+def test_exit_0_when_everything_is_placed(tmp_path) -> None:
+    text = CLASSIC.replace("    resources:", "    resources:", 1).replace(
+        "spec:\n  containers:",
+        "spec:\n  tolerations: [{key: sku, value: gpu, effect: NoSchedule}]\n  containers:",
+    )
+    r = run_cli("simulate", write(tmp_path, text))
+    assert r.exit_code == 0, r.stdout
+    assert "All 1 pod(s) placed" in r.stdout
+
+
+def test_kubernetes_version_option(tmp_path) -> None:
+    r = run_cli("simulate", write(tmp_path, CLASSIC), "-k", "1.30", "-o", "json")
+    assert "1 node(s) had untolerated taint {sku: gpu}" in json.loads(r.stdout)["pending"][0]["message"]
+
+
+def test_bad_input_exit_2_one_line(tmp_path) -> None:
+    r = run_cli("simulate", write(tmp_path, "apiVersion: v1\nkind: Pod\nmetadata: [\n"))
+    assert r.exit_code == 2
+    assert r.stderr.startswith("gpupool: error: ") and r.stderr.count("\n") == 1
+    r = run_cli("simulate", str(tmp_path / "missing.yaml"))
+    assert r.exit_code == 2 and "no such file" in r.stderr
+
+
+def test_bad_options_exit_2(tmp_path) -> None:
+    path = write(tmp_path, CLASSIC)
+    prices = write(tmp_path, "region: eastus\ncurrency: USD\n", "prices.yaml")
+    for args in (
+        ["--prices", prices],
+        ["--prices", prices, "--fetch-prices"],
+        ["-k", "1.20"],
+        ["--cordon", "nope"],
+        ["--ignore", "GP999"],
+        ["--reservations", prices, "--no-reservations"],
+        ["--autoscaler", "magic"],
+    ):
+        r = run_cli("simulate", path, *args)
+        assert r.exit_code == 2, (args, r.stdout, r.stderr)
+
+
+def test_prices_file_and_ignore(tmp_path) -> None:
+    prices = write(
+        tmp_path,
+        "region: eastus\ncurrency: EUR\nasOf: '2026-08-01'\nsource: sheet\n"
+        "prices: {Standard_D4s_v5: 1, Standard_NC4as_T4_v3: 2}\n",
+        "prices.yaml",
+    )
+    r = run_cli("simulate", write(tmp_path, CLASSIC), "--prices", prices, "-o", "json", "--ignore", "GP504")
+    d = json.loads(r.stdout)
+    assert d["costPerHour"] == 4 and d["currency"] == "EUR" and d["prices"]["source"] == "sheet"
+    assert not [f for f in d["findings"] if f["rule"] == "GP504"]
+
+
+def test_cordon_and_no_reservations(tmp_path) -> None:
+    r = run_cli("simulate", write(tmp_path, CLASSIC), "--cordon", "system", "-o", "json")
+    assert "2 node(s) were unschedulable" in json.loads(r.stdout)["pending"][0]["message"]
+    r = run_cli("simulate", write(tmp_path, CLASSIC), "--no-reservations", "-o", "json")
+    assert json.loads(r.stdout)["pools"][0]["resources"]["cpu"]["allocatable"] == 8
+
+
+def test_help_documents_exit_codes() -> None:
+    r = run_cli("simulate", "--help")
+    assert r.exit_code == 0
+    assert "0 every pod placed, 1 some pod stays Pending, 2 bad input" in " ".join(r.stdout.split())
+
+
+def test_examples_run_as_a_program() -> None:
+    files = sorted(str(p) for p in EXAMPLES.glob("*.yaml")) + sorted(
+        str(p) for p in EXAMPLES.glob("workloads/*.yaml")
+    )
+    r = run_program("simulate", *files, "-o", "json")
+    assert r.exit_code in (0, 1), r.stderr
+    d = json.loads(r.stdout)
+    assert d["version"] == 1 and d["daemonSetPods"] > 0

@@ -1,0 +1,128 @@
+"""Reading inputs: pools and workloads told apart by kind, pod counts per kind, bad input as InputError."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpupool.errors import InputError
+from gpupool.simulate import load_inputs
+
+
+def test_mixed_files_and_kinds(k) -> None:
+    docs = [
+        k.system(3),
+        k.pod("bare", cpu="10m"),
+        k.deployment("dep", 2, cpu="10m"),
+        k.workload("ReplicaSet", "rs", 2, cpu="10m"),
+        k.workload("StatefulSet", "db", 3, cpu="10m"),
+        k.workload("Job", "job", 4, cpu="10m"),
+        k.workload("CronJob", "cron", 2, cpu="10m"),
+        k.deployment("zero", 0, cpu="10m"),
+        {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "svc"}},
+        {
+            "apiVersion": "v1",
+            "kind": "List",
+            "items": [k.pod("in-list", cpu="10m"), {"apiVersion": "v1", "kind": "ConfigMap"}],
+        },
+    ]
+    r = k.run(docs)
+    assert r.placed == 1 + 2 + 2 + 3 + 4 + 2 + 0 + 1 and not r.pending
+    assert r.ignored == {"Service": 1, "ConfigMap": 1}
+    names = {p.name for p in r.simulation.run("none").pods}
+    assert {"bare", "dep-0", "dep-1", "db-0", "db-2", "job-3", "cron-1", "in-list"} <= names
+
+
+def test_job_completions_cap_parallelism(k) -> None:
+    job = k.workload("Job", "job", 5, cpu="10m")
+    job["spec"]["completions"] = 2
+    assert k.run([k.system(1), job]).placed == 2
+
+
+def test_pools_in_separate_files(k) -> None:
+    a = k.write([k.system(1)], "pools.yaml")
+    b = k.write([k.pod("p", cpu="10m")], "work.yaml")
+    inputs = load_inputs([a, b])
+    assert [p.name for p in inputs.pools] == ["system"] and len(inputs.workloads) == 1
+
+
+POOL_A = (
+    "apiVersion: gpupool/v1\nkind: NodePool\nmetadata: {name: a}\n"
+    "spec: {resourceGroup: r, clusterName: c1, vmSize: Standard_D4s_v5}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("docs_text", "needle", "line"),
+    [
+        (
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n",
+            "no pool spec",
+            None,
+        ),
+        (
+            POOL_A + "---\n"
+            "apiVersion: gpupool/v1\nkind: NodePool\nmetadata: {name: b}\n"
+            "spec: {resourceGroup: r, clusterName: c2, vmSize: Standard_D4s_v5}\n",
+            "more than one cluster",
+            9,
+        ),
+        (
+            POOL_A + "---\n"
+            "apiVersion: gpupool/v1\nkind: NodePool\nmetadata: {name: a}\n"
+            "spec: {resourceGroup: r, clusterName: c1, vmSize: Standard_D4s_v5}\n",
+            "defined twice",
+            8,
+        ),
+        (
+            POOL_A + "---\n"
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
+            "  - name: c\n    resources:\n      requests:\n        cpu: lots\n",
+            "quantities must match",
+            14,
+        ),
+        (
+            POOL_A + "---\n"
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
+            "  - name: c\n    resources:\n      limits:\n        nvidia.com/gpu: 0.5\n",
+            "must be an integer",
+            14,
+        ),
+        (
+            POOL_A + "---\n"
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+            "spec: {containers: [{name: c}]}\nmetadata: {name: q}\n",
+            "duplicate key",
+            10,
+        ),
+        (
+            POOL_A.replace("Standard_D4s_v5}", "Standard_D4s_v5, nodeCount: many}"),
+            "nodeCount",
+            4,
+        ),
+        (
+            POOL_A + "---\n"
+            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+            "metadata: {name: x}\nvalue: high\n",
+            "value must be an integer",
+            9,
+        ),
+        ("- just\n- a list\n", "expected a Kubernetes object", 1),
+    ],
+)
+def test_bad_input_is_one_input_error(k, docs_text: str, needle: str, line: int | None) -> None:
+    path = k.tmp / "bad.yaml"
+    path.write_text(docs_text, encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        load_inputs([path])
+    assert needle in e.value.message, e.value.message
+    assert e.value.line == line, (e.value.line, e.value.message)
+
+
+def test_bad_options_are_input_errors(k) -> None:
+    docs = [k.system(1)]
+    with pytest.raises(InputError, match=r"older than 1\.25"):
+        k.run(docs, kubernetes_version="1.24")
+    with pytest.raises(InputError, match="not a Kubernetes version"):
+        k.run(docs, kubernetes_version="latest")
+    with pytest.raises(InputError, match="no such pool"):
+        k.run(docs, cordon=("gpu",))
