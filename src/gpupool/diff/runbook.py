@@ -432,10 +432,6 @@ class _Script:
         )
 
         self.add("", f'say "1/{steps} Create the new pool $NEW_POOL"')
-        if not adapters.using_render_add():
-            self.comment(
-                "(az aks nodepool add built by gpupool.diff's fallback: gpupool.render.az was not available)"
-            )
         self.run(m.add_argv())
         self._device_plugin()
 
@@ -513,8 +509,7 @@ class _Script:
             return
         manifest = adapters.device_plugin_manifest(m.new)
         if (
-            manifest is None
-            or any(line.strip() == _MANIFEST_EOF for line in manifest.splitlines())
+            any(line.strip() == _MANIFEST_EOF for line in manifest.splitlines())
             or _CONTROL.search(manifest.replace("\n", "").replace("\t", ""))
         ):
             self.comment(

@@ -182,7 +182,7 @@ def judge(items: Iterable[Located], old: PoolSpec, new: PoolSpec) -> list[Follow
         if relies and not problems and gpu_requests(w):
             # Cross-check with lint's placement rules (same gpupool.k8s semantics, one more pair of eyes).
             lint = adapters.lint_will_not_follow(w, new, item.path, item.root, item.base)
-            for msg in lint or ():
+            for msg in lint:
                 problems.append(f"lint {msg}")
                 fixes.append("see gpupool lint for the fix")
                 kinds.append("lint")
