@@ -2,7 +2,8 @@
 
 ``gpupool.render`` owns how a pool is created (quoting, ``az aks nodepool add``, device plugin manifests) and
 ``gpupool.lint`` owns whether a workload can run on a pool; a runbook reuses both so the new pool is
-created exactly as ``gpupool render`` would, and "will this workload follow?" gets the same answer as ``gpupool lint``.
+created exactly as ``gpupool render`` would, and "will this workload follow?" gets the same answer as
+``gpupool lint``.
 """
 
 from __future__ import annotations
