@@ -126,3 +126,8 @@ def test_bad_options_are_input_errors(k) -> None:
         k.run(docs, kubernetes_version="latest")
     with pytest.raises(InputError, match="no such pool"):
         k.run(docs, cordon=("gpu",))
+
+
+def test_absurd_replica_counts_are_refused(k) -> None:
+    with pytest.raises(InputError, match="at most 2,000,000"):
+        k.run([k.system(1), k.deployment("huge", 10**9, cpu="1m")])

@@ -500,7 +500,8 @@ def _summary(linter: Linter, rep: _Report, findings: list[Finding], pools: list[
         counts[f.severity.value] += 1
     return {
         "files": rep.files,
-        "resources": rep.resources,
+        # As kubeconform counts: every object, plus each file or document that could not be read.
+        "resources": rep.valid + rep.invalid + rep.errors + rep.skipped,
         "valid": rep.valid,
         "invalid": rep.invalid,
         "errors": rep.errors,
@@ -512,6 +513,24 @@ def _summary(linter: Linter, rep: _Report, findings: list[Finding], pools: list[
         "strict": linter.strict,
         "pools": [p.name for p in pools],
     }
+
+
+def merge_pools(pools: Sequence[PoolSpec]) -> list[PoolSpec]:
+    """One spec per (cluster, pool name): identical repeats are dropped, conflicting ones are bad input."""
+    seen: dict[tuple[str, str], PoolSpec] = {}
+    out = []
+    for p in pools:
+        key = (p.cluster_name, p.name)
+        if key in seen:
+            if seen[key] != p:
+                first = seen[key].where
+                raise InputError(p.where.path, p.where.line_of("name"),
+                                 f'pool "{p.name}" of cluster {p.cluster_name} is defined twice, differently '
+                                 f"(also at {first.path}:{first.line_of('name')})")
+            continue
+        seen[key] = p
+        out.append(p)
+    return out
 
 
 def _prepare(paths: Sequence[str], pools: Sequence[PoolSpec] | None, options: LintOptions | None,
@@ -526,6 +545,7 @@ def _prepare(paths: Sequence[str], pools: Sequence[PoolSpec] | None, options: Li
         for p in cfg.pools:
             all_pools.extend(pool_spec.load_pools(p))
     all_pools.extend(_scan_pools(files, stdin_text))
+    all_pools = merge_pools(all_pools)
     linter = Linter(all_pools, options)
     return linter, files, stdin_text, all_pools
 
@@ -547,7 +567,7 @@ def lint_text(text: str, path: str = reader.STDIN_NAME, pools: Sequence[PoolSpec
               options: LintOptions | None = None) -> LintResult:
     """Lint manifests given as text (``path`` is only the name used in findings)."""
     options = options or LintOptions()
-    all_pools = list(pools or ()) + _pools_in(path, text)
+    all_pools = merge_pools(list(pools or ()) + _pools_in(path, text))
     linter = Linter(all_pools, options)
     with _gc_tuned():
         rep = linter.lint_source(path, text)

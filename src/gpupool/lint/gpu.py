@@ -94,6 +94,8 @@ class PoolIndex:
                      taints.untolerated(p.effective_taints, []), device_plugin_mode(p))
             for p in self.pools
         )
+        # Workloads of one chart or team share their scheduling constraints: memoise placement by them.
+        self._placements: dict[Any, list[PoolFit]] = {}
 
     def __len__(self) -> int:
         return len(self.views)
@@ -132,6 +134,17 @@ def gpu_requests(pod_spec: Any) -> dict[str, Fraction]:
     return {k: v for k, v in resources.pod_requests_of(pod_spec, is_gpu_resource).items() if v > 0}
 
 
+def _freeze(x: Any) -> Any:
+    if isinstance(x, dict):
+        return tuple((k, _freeze(v)) for k, v in x.items())
+    if isinstance(x, list):
+        return (list, *(_freeze(v) for v in x))
+    return x
+
+
+_PLACEMENT_CACHE_MAX = 4096
+
+
 def placement(workload: Workload, pools: Sequence[PoolSpec] | PoolIndex,
               wanted: dict[str, Fraction] | None = None) -> list[PoolFit]:
     """For each pool: may the workload's pod land there, and does the pool offer its GPU resources?"""
@@ -140,6 +153,14 @@ def placement(workload: Workload, pools: Sequence[PoolSpec] | PoolIndex,
     if wanted is None:
         wanted = gpu_requests(spec)
     tolerations = spec.get("tolerations")
+    try:
+        key: Any = (tuple(wanted), _freeze(spec.get("nodeSelector")), _freeze(spec.get("affinity")),
+                    _freeze(tolerations))
+        hit = index._placements.get(key)
+    except TypeError:  # an unhashable oddity (e.g. a list as a key): just compute
+        key, hit = None, None
+    if hit is not None:
+        return hit
     out = []
     for v in index.views:
         out.append(PoolFit(
@@ -148,6 +169,8 @@ def placement(workload: Workload, pools: Sequence[PoolSpec] | PoolIndex,
             untolerated=tuple(taints.untolerated(v.hard_taints, tolerations)),
             offers_all=all(v.resources.get(r, 0) > 0 for r in wanted),
         ))
+    if key is not None and len(index._placements) < _PLACEMENT_CACHE_MAX:
+        index._placements[key] = out
     return out
 
 

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import json
+import operator
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -112,11 +113,10 @@ if _CBase is not None:
                 return tag
             return _base_resolve(self, kind, value, implicit)
 
-        def descend_resolver(self, current_node: Any, current_index: Any) -> None:
-            return None
-
-        def ascend_resolver(self) -> None:
-            return None
+        # Path resolvers are never used: make the two calls libyaml's composer makes for every node C-level
+        # no-ops (a builtin is not bound as a method: ``operator.is_(parent, index)``, ``int()``).
+        descend_resolver = operator.is_
+        ascend_resolver = int
 
 
 _K = yaml.constructor.SafeConstructor()

@@ -25,6 +25,8 @@ from gpupool.simulate.nodes import NodeShape, aks_template, group_id, node_shape
 from gpupool.simulate.pods import Pod, Registry, Shape, ShapeBook, effective_requests
 
 AUTOSCALER_MODES = ("aks", "exact", "none")
+MAX_PODS = 2_000_000
+"""More pods than this (replicas summed over the inputs) are refused instead of exhausting memory."""
 EXPANDERS = ("random", "most-pods", "least-waste")
 
 
@@ -116,6 +118,7 @@ class PoolResult:
     pods: int
     resources: dict[str, dict[str, float | int]]
     price: Price | None
+    price_per_node: float | None  # the Spot price for a Spot pool when the table has one
     cost_per_hour: float | None
     scale_ups: list[ScaleUp]
     cordoned: bool = False
@@ -140,14 +143,6 @@ class PoolResult:
             "costPerHour": self.cost_per_hour,
             "scaleUps": [s.to_dict() for s in self.scale_ups],
         }
-
-    @property
-    def price_per_node(self) -> float | None:
-        return (
-            None
-            if self.cost_per_hour is None or self.nodes == 0
-            else round(self.cost_per_hour / self.nodes, 6)
-        )
 
 
 @dataclass
@@ -229,6 +224,15 @@ class Simulation:
             node_shape(p, self.reservations, self._pool_version(p), self.default_max_pods) for p in self.pools
         ]
         self.workloads = [self._workload(w) for w in inputs.workloads]
+        total = sum(w.count or 0 for w in self.workloads)
+        if total > MAX_PODS:
+            big = max(self.workloads, key=lambda w: w.count or 0)
+            raise InputError(
+                big.input.path,
+                big.input.line,
+                f"the workloads make {total:,} pods; gpupool simulates at most {MAX_PODS:,}",
+                f"{big.ref} alone has {big.count:,} replicas",
+            )
         gpu = facts.autoscaler().gpu_resource
         resource_names: set[str] = {gpu}
         for s in self.shapes_real:
@@ -356,12 +360,13 @@ class Simulation:
         run = Run(mode, cluster, [], [], [], [p.node_count for p in self.pools])
         seq = 0
         ds_waiting: list[Pod] = []
+        daemonsets = [w for w in self.workloads if w.ds_shape is not None]
 
         def add_nodes(pool_idx: int, count: int) -> None:
             nonlocal seq
             for nid in cluster.add_nodes(pool_idx, count):
-                for w in self.workloads:
-                    if w.ds_shape is None or cluster.static_node(w.ds_shape, nid) is not None:
+                for w in daemonsets:
+                    if cluster.static_node(w.ds_shape, nid) is not None:  # type: ignore[arg-type]
                         continue  # the DaemonSet controller makes no pod for this node
                     suffix = cluster.node_name[nid].rsplit("-", 1)[-1]
                     pod = Pod(f"{w.name}-{suffix}", w.index, w.ds_shape, seq, pin=nid, ds=True)
@@ -558,9 +563,11 @@ class Simulation:
                 else:
                     res[name] = {"allocatable": alloc, "used": used[idx], "free": alloc - used[idx]}
             price = prices.get(spec.vm_size)
-            cost: float | None = 0.0 if n == 0 else None
+            per: float | None = None
             if price is not None:
                 per = price.spot if spec.priority == "Spot" and price.spot is not None else price.per_hour
+            cost: float | None = 0.0 if n == 0 else None
+            if per is not None:
                 cost = round(per * n, 6)
             if cost is None:
                 total_cost = None
@@ -578,6 +585,7 @@ class Simulation:
                     pods=pods_by_pool[i],
                     resources=res,
                     price=price,
+                    price_per_node=per,
                     cost_per_hour=cost,
                     scale_ups=[s for s in run.scale_ups if s.pool == spec.name],
                     cordoned=ps.cordoned,

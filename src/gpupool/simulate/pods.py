@@ -142,14 +142,12 @@ def _varying(pod_spec: dict) -> bool:
 
 
 def preferred_terms(pod_spec: dict) -> list[tuple[int, dict]]:
+    """``(weight, preference)`` of preferredDuringSchedulingIgnoredDuringExecution node affinity."""
     aff = pod_spec.get("affinity")
     na = aff.get("nodeAffinity") if isinstance(aff, dict) else None
+    terms = na.get("preferredDuringSchedulingIgnoredDuringExecution") if isinstance(na, dict) else None
     out = []
-    for p in (
-        (na or {}).get("preferredDuringSchedulingIgnoredDuringExecution") or []
-        if isinstance(na, dict)
-        else []
-    ):
+    for p in terms if isinstance(terms, list) else []:
         if isinstance(p, dict) and isinstance(p.get("weight"), int) and isinstance(p.get("preference"), dict):
             out.append((p["weight"], p["preference"]))
     return out

@@ -32,7 +32,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from gpupool.design.node import is_gpu_resource
 from gpupool.findings import Finding, Severity
 from gpupool.k8s.quantity import format_quantity
 from gpupool.k8s.quantity import try_quantity
@@ -50,11 +49,12 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
     if not ctx.requests or not ctx.views:
         return
     eligible = [f.view for f in ctx.fits if f.eligible]
+    if not any(v.time_slicing is not None and v.time_slicing.fail_requests_greater_than_one for v in eligible):
+        return
     for cpath, req, lim in ctx.resource_sections():
-        wanted = {k: v for k, v in req.items() if isinstance(k, str) and is_gpu_resource(k)}
-        wanted.update({k: v for k, v in lim.items() if isinstance(k, str) and is_gpu_resource(k) and k not in req})
-        for r, raw in wanted.items():
-            q = try_quantity(raw)
+        for r in ctx.requests:  # the pod's GPU resources; a container's request defaults to its limit
+            raw = req.get(r, lim.get(r))
+            q = try_quantity(raw) if raw is not None else None
             if q is None or q <= 1:
                 continue
             serving = [v for v in eligible if v.resources.get(r, 0) > 0]

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from gpupool import catalog
@@ -54,6 +54,11 @@ def cuda_version_of(image: object) -> str | None:
     """``nvcr.io/nvidia/cuda:12.8.0-runtime-ubuntu22.04`` -> ``12.8.0``; None for other images."""
     if not isinstance(image, str):
         return None
+    return _cuda_version_of(image)
+
+
+@lru_cache(maxsize=4096)
+def _cuda_version_of(image: str) -> str | None:
     ref = image.split("@", 1)[0]
     last = ref.rsplit("/", 1)[-1]
     if ":" not in last:
@@ -93,7 +98,7 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
         return
     from gpupool.lint.gpu import cuda_driver
 
-    eligible = [f.view for f in ctx.fits if f.eligible]
+    eligible = [f.view for f in ctx.fits if f.eligible and f.view.driver is not None]
     if not eligible:
         return
     for cpath, c in ctx.containers():

@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING
 from gpupool.design.node import is_gpu_resource
 
 if TYPE_CHECKING:
+    from gpupool.simulate.cost import Price
     from gpupool.simulate.engine import Run, Simulation, WorkloadInfo
     from gpupool.simulate.nodes import NodeShape
     from gpupool.simulate.pods import Pod, Shape
+    from gpupool.spec.model import PoolSpec
 
 
 def pending_groups(sim: Simulation, run: Run) -> list[tuple[WorkloadInfo, Shape, list[Pod]]]:
@@ -26,6 +28,11 @@ def gpu_text(shape: NodeShape) -> str:
     """``nvidia.com/gpu: 8`` (the GPU resources of a node shape), or ``no GPU resource``."""
     items = [f"{k}: {v}" for k, v in sorted(shape.allocatable.items()) if is_gpu_resource(k) and v]
     return ", ".join(items) or "no GPU resource"
+
+
+def hourly(price: Price, pool: PoolSpec) -> float:
+    """A node's price per hour: the Spot price for a Spot pool when the table has one."""
+    return price.spot if pool.priority == "Spot" and price.spot is not None else price.per_hour
 
 
 def money(amount: float, currency: str) -> str:

@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from gpupool.findings import Finding, Severity
-from gpupool.simulate.rules._common import gpu_text, money
+from gpupool.simulate.rules._common import gpu_text, hourly, money
 
 if TYPE_CHECKING:
     from gpupool.simulate.engine import RuleContext
@@ -72,7 +72,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             if ta["pods"] != ra["pods"]:
                 why.append(f"it assumes {ta['pods']} pods per node where the pool allows {ra['pods']}")
         price = ctx.prices.get(pool.vm_size)
-        extra = f" ({money((a - e) * price.per_hour, price.currency)}/h more)" if price else ""
+        extra = f" ({money((a - e) * hourly(price, pool), price.currency)}/h more)" if price else ""
         useless = "" if e else " that the Pending pods can't use"
         yield ctx.finding(
             ID,

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from gpupool.design.node import is_gpu_resource
 from gpupool.findings import Finding, Severity
-from gpupool.simulate.rules._common import money
+from gpupool.simulate.rules._common import hourly, money
 
 if TYPE_CHECKING:
     from gpupool.simulate.engine import RuleContext
@@ -53,7 +53,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if not idle:
             continue
         price = ctx.prices.get(pool.vm_size)
-        cost = f" ({money(idle * price.per_hour, price.currency)}/h)" if price else ""
+        cost = f" ({money(idle * hourly(price, pool), price.currency)}/h)" if price else ""
         yield ctx.finding(
             ID,
             SEVERITY,
