@@ -246,6 +246,14 @@ def iter_documents(text: str, path: str) -> Iterator[Document]:
         loader.dispose()
 
 
+def refuse_duplicates(doc: Document) -> None:
+    """For inputs where a duplicate key is bad input (pool specs, simulate): InputError at the first one."""
+    if doc.duplicates:
+        d = doc.duplicates[0]
+        key = "".join(ch if ch.isprintable() else "?" for ch in d.key)[:60]
+        raise InputError(doc.path, d.line, f'duplicate key "{key}" (first at line {d.first_line})')
+
+
 def load_documents(text: str, path: str) -> list[Document]:
     return list(iter_documents(text, path))
 
@@ -276,6 +284,25 @@ def locate(data: Any, path: tuple | list) -> tuple[int, int] | None:
         else:
             break
     return best
+
+
+def type_name(value: Any) -> str:
+    """The YAML/JSON name of a value's type, for messages ("expected an integer, got string")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "mapping"
+    return type(value).__name__
 
 
 def to_plain(data: Any) -> Any:

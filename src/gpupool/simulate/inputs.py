@@ -18,6 +18,7 @@ from gpupool.errors import InputError
 from gpupool.k8s.quantity import parse_quantity
 from gpupool.k8s.workloads import Workload, containers, iter_objects, workload_of
 from gpupool.spec import is_pool_document, parse_pool
+from gpupool.spec.load import check_unique
 from gpupool.spec.model import API_VERSION, KINDS, PoolSpec
 
 
@@ -131,33 +132,19 @@ def _priority_class(obj: dict, path: str, line: int) -> PriorityClass:
 def load_inputs(paths: Iterable[str | Path]) -> Inputs:
     """Read every file; pools and workloads may share files. Raises InputError on unusable input."""
     out = Inputs()
-    seen_pools: dict[tuple[str, str], PoolSpec] = {}
     for p in paths:
         for doc in yamlio.load_file(p):
             if doc.data is None:
                 continue
-            if doc.duplicates:
-                d = doc.duplicates[0]
-                raise InputError(
-                    doc.path, d.line, f'duplicate key "{_safe(d.key)}" (first at line {d.first_line})'
-                )
+            yamlio.refuse_duplicates(doc)
             data = doc.data
             if not isinstance(data, dict):
                 raise InputError(
                     doc.path, doc.line, "expected a Kubernetes object or a gpupool pool spec (a mapping)"
                 )
             if is_pool_document(data) or (data.get("apiVersion") == API_VERSION):
-                pool = parse_pool(data, doc.path, doc.line)
-                key = (pool.cluster_name, pool.name)
-                if key in seen_pools:
-                    raise InputError(
-                        pool.where.path,
-                        pool.where.line_of("name"),
-                        f'pool "{pool.name}" of cluster {pool.cluster_name} is defined twice '
-                        f"(also {seen_pools[key].where.path}:{seen_pools[key].where.line_of('name')})",
-                    )
-                seen_pools[key] = pool
-                out.pools.append(pool)
+                out.pools.append(parse_pool(data, doc.path, doc.line))
+                check_unique(out.pools)
                 continue
             if data.get("kind") in KINDS and "apiVersion" not in data:
                 raise InputError(doc.path, doc.line, f"kind {data['kind']} needs apiVersion: {API_VERSION}")

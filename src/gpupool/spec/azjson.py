@@ -195,24 +195,6 @@ def _line(obj: Any, *keys: str, default: int) -> int:
     return pos[0] if pos else default
 
 
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
 def _safe(text: Any, limit: int = 80) -> str:
     out = "".join(ch if ch.isprintable() else "?" for ch in str(text))
     return out if len(out) <= limit else out[: limit - 1] + "…"
@@ -232,7 +214,9 @@ class _Reader:
         for i, k in enumerate(keys):
             if not isinstance(node, dict):
                 where = ".".join(keys[:i])
-                raise self.err(keys[:i], f"az JSON: {where}: expected an object, got {_type_name(node)}")
+                raise self.err(
+                    keys[:i], f"az JSON: {where}: expected an object, got {yamlio.type_name(node)}"
+                )
             node = node.get(k)
             if node is None:
                 if required:
@@ -244,8 +228,8 @@ class _Reader:
                 return None
         ok = isinstance(node, kind) and not (isinstance(node, bool) and bool not in _as_tuple(kind))
         if not ok:
-            want = "/".join(_type_name(t()) if t is not type(None) else "null" for t in _as_tuple(kind))
-            raise self.err(keys, f"az JSON: {'.'.join(keys)}: expected {want}, got {_type_name(node)}")
+            want = "/".join(yamlio.type_name(t()) if t is not type(None) else "null" for t in _as_tuple(kind))
+            raise self.err(keys, f"az JSON: {'.'.join(keys)}: expected {want}, got {yamlio.type_name(node)}")
         return node
 
 
@@ -300,7 +284,7 @@ def parse_az_pool(
         raise InputError(
             path,
             line,
-            f"az JSON: expected a node pool object, got {_type_name(data)}",
+            f"az JSON: expected a node pool object, got {yamlio.type_name(data)}",
             "pass what `az aks nodepool show -o json` or `az aks nodepool list -o json` prints",
         )
     r = _Reader(data, path, line)
@@ -356,7 +340,9 @@ def parse_az_pool(
     for i, t in enumerate(taints_raw):
         tline = taints_raw.item_pos[i][0] if isinstance(taints_raw, yamlio.LineList) else line
         if not isinstance(t, str):
-            raise InputError(path, tline, f"az JSON: nodeTaints[{i}]: expected a string, got {_type_name(t)}")
+            raise InputError(
+                path, tline, f"az JSON: nodeTaints[{i}]: expected a string, got {yamlio.type_name(t)}"
+            )
         try:
             parsed = Taint.parse(t)
         except ValueError as e:
@@ -528,7 +514,9 @@ def pools_from_data(
                     else line
                 )
                 raise InputError(
-                    path, iline, f"az JSON: item {i}: expected a node pool object, got {_type_name(item)}"
+                    path,
+                    iline,
+                    f"az JSON: item {i}: expected a node pool object, got {yamlio.type_name(item)}",
                 )
         out = []
         for i, item in enumerate(data):

@@ -99,27 +99,9 @@ def _line_of(mapping: Any, key: str, default: int) -> int:
     return default
 
 
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, dict):
-        return "mapping"
-    return type(value).__name__
-
-
 def _check_mapping(ctx: _Ctx, value: Any, where: str, allowed: Iterable[str], line: int) -> dict:
     if not isinstance(value, dict):
-        raise ctx.err(line, f"{where}: expected a mapping, got {_type_name(value)}")
+        raise ctx.err(line, f"{where}: expected a mapping, got {yamlio.type_name(value)}")
     allowed = tuple(allowed)
     for key in value:
         kline = _line_of(value, key, line)
@@ -144,7 +126,7 @@ def _safe(text: str, limit: int = 60) -> str:
 
 def _enum(ctx: _Ctx, value: Any, field: str, choices: tuple[str, ...], line: int) -> str:
     if not isinstance(value, str):
-        raise ctx.err(line, f"{field}: expected one of {', '.join(choices)}, got {_type_name(value)}")
+        raise ctx.err(line, f"{field}: expected one of {', '.join(choices)}, got {yamlio.type_name(value)}")
     for c in choices:
         if value.lower() == c.lower():
             return c
@@ -161,7 +143,7 @@ def _str(
             line, f'{field}: write the version as a quoted string, e.g. "{value}"', "YAML reads 1.30 as 1.3"
         )
     if not isinstance(value, str):
-        raise ctx.err(line, f"{field}: expected a string, got {_type_name(value)}")
+        raise ctx.err(line, f"{field}: expected a string, got {yamlio.type_name(value)}")
     if pattern is not None and not pattern.match(value):
         raise ctx.err(line, f'{field}: "{_safe(value)}" is not a valid {what or field}')
     return value
@@ -169,7 +151,7 @@ def _str(
 
 def _int(ctx: _Ctx, value: Any, field: str, line: int, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ctx.err(line, f"{field}: expected an integer, got {_type_name(value)}")
+        raise ctx.err(line, f"{field}: expected an integer, got {yamlio.type_name(value)}")
     if not lo <= value <= hi:
         raise ctx.err(line, f"{field}: {value} is out of range [{lo}, {hi}]")
     return value
@@ -177,7 +159,7 @@ def _int(ctx: _Ctx, value: Any, field: str, line: int, lo: int, hi: int) -> int:
 
 def _bool(ctx: _Ctx, value: Any, field: str, line: int) -> bool:
     if not isinstance(value, bool):
-        raise ctx.err(line, f"{field}: expected true or false, got {_type_name(value)}")
+        raise ctx.err(line, f"{field}: expected true or false, got {yamlio.type_name(value)}")
     return value
 
 
@@ -197,7 +179,8 @@ def _field(
 def _taints(ctx: _Ctx, value: Any, line: int) -> tuple[Taint, ...]:
     if not isinstance(value, list):
         raise ctx.err(
-            line, f'spec.nodeTaints: expected a list of "key=value:Effect" strings, got {_type_name(value)}'
+            line,
+            f'spec.nodeTaints: expected a list of "key=value:Effect" strings, got {yamlio.type_name(value)}',
         )
     out = []
     for i, item in enumerate(value):
@@ -216,14 +199,16 @@ def _taints(ctx: _Ctx, value: Any, line: int) -> tuple[Taint, ...]:
 
 def _labels(ctx: _Ctx, value: Any, line: int) -> dict[str, str]:
     if not isinstance(value, dict):
-        raise ctx.err(line, f"spec.nodeLabels: expected a mapping, got {_type_name(value)}")
+        raise ctx.err(line, f"spec.nodeLabels: expected a mapping, got {yamlio.type_name(value)}")
     out = {}
     for k, v in value.items():
         kline = _line_of(value, k, line)
         if not isinstance(k, str) or len(k) > 316 or not LABEL_KEY_RE.match(k):
             raise ctx.err(kline, f"spec.nodeLabels: {_safe(str(k))!r} is not a valid label key")
         if isinstance(v, bool) or not isinstance(v, (str, int)):
-            raise ctx.err(kline, f"spec.nodeLabels.{_safe(k)}: expected a string value, got {_type_name(v)}")
+            raise ctx.err(
+                kline, f"spec.nodeLabels.{_safe(k)}: expected a string value, got {yamlio.type_name(v)}"
+            )
         v = str(v)
         if len(v) > 63 or not LABEL_VALUE_RE.match(v):
             raise ctx.err(kline, f"spec.nodeLabels.{_safe(k)}: {_safe(v)!r} is not a valid label value")
@@ -457,15 +442,11 @@ def load_pools(path: str | Path) -> list[PoolSpec]:
     for doc in docs:
         if doc.data is None:
             continue
-        if doc.duplicates:
-            d = doc.duplicates[0]
-            raise InputError(
-                doc.path, d.line, f'duplicate key "{_safe(d.key)}" (first at line {d.first_line})'
-            )
+        yamlio.refuse_duplicates(doc)
         if not is_pool_document(doc.data):
             kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
             api = doc.data.get("apiVersion") if isinstance(doc.data, dict) else None
-            what = f"{_safe(str(api))}/{_safe(str(kind))}" if kind or api else _type_name(doc.data)
+            what = f"{_safe(str(api))}/{_safe(str(kind))}" if kind or api else yamlio.type_name(doc.data)
             raise InputError(
                 doc.path,
                 doc.line,
@@ -474,18 +455,24 @@ def load_pools(path: str | Path) -> list[PoolSpec]:
         pools.append(parse_pool(doc.data, doc.path, doc.line))
     if not pools:
         raise InputError(name, None, "no pool spec found (expected kind GpuNodePool or NodePool)")
+    check_unique(pools)
+    return pools
+
+
+def check_unique(pools: Iterable[PoolSpec]) -> None:
+    """Refuse two pools with the same name in the same cluster (InputError at the second one)."""
     seen: dict[tuple[str, str], PoolSpec] = {}
     for p in pools:
         key = (p.cluster_name, p.name)
         if key in seen:
+            first = seen[key].where
             raise InputError(
                 p.where.path,
                 p.where.line_of("name"),
                 f'pool "{p.name}" of cluster {p.cluster_name} is defined twice '
-                f"(also at line {seen[key].where.line_of('name')})",
+                f"(also at {first.path}:{first.line_of('name')})",
             )
         seen[key] = p
-    return pools
 
 
 def load_many(paths: Iterable[str | Path]) -> list[PoolSpec]:
