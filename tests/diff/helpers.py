@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 import yaml
 
+from support import pool_doc
+
 DATA = Path(__file__).resolve().parent / "data"
 AZ_T4 = DATA / "az-show-t4.json"  # az aks nodepool show: T4 pool gpunp, sku=gpu:NoSchedule, autoscaler 1..3
 AZ_A100 = DATA / "az-show-a100-managed-mig.json"  # managed A100 pool a100mig, MIG1g, migStrategy Mixed
@@ -25,23 +27,14 @@ def spec(
     gpu: dict[str, Any] | None = None,
     **fields: Any,
 ) -> dict[str, Any]:
-    """A pool spec document; by default the same pool as az-show-t4.json."""
-    body: dict[str, Any] = {
-        "resourceGroup": "myResourceGroup",
-        "clusterName": "myAKSCluster",
-        "vmSize": vm_size,
+    """A pool spec document; by default the same pool as az-show-t4.json. A field set to None is left out."""
+    defaults: dict[str, Any] = {
         "nodeCount": 2,
         "autoscaler": {"minCount": 1, "maxCount": 3},
         "nodeTaints": ["sku=gpu:NoSchedule"],
     }
-    for k, v in fields.items():
-        if v is None:
-            body.pop(k, None)
-        else:
-            body[k] = v
-    if gpu is not None:
-        body["gpu"] = gpu
-    return {"apiVersion": "gpupool/v1", "kind": kind, "metadata": {"name": name}, "spec": body}
+    merged = {k: v for k, v in {**defaults, **fields}.items() if v is not None}
+    return pool_doc(vm_size, kind=kind, name=name, gpu=gpu, **merged)
 
 
 def az_json(path: Path = AZ_T4, **changes: Any) -> dict[str, Any]:
