@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from support import EXAMPLES, run_cli, run_program
 
 POOL = str(EXAMPLES / "t4-driver-only.yaml")

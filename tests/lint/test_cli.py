@@ -21,7 +21,9 @@ def test_design_notes_kubeconform_example() -> None:
     bad_line = next(n for n, t in enumerate(Path(FILES[2]).read_text().splitlines(), 1) if "resource:" in t)
     assert errors[0].startswith(f"{FILES[2]}:{bad_line}:5: error GP201 Pod gpu-test-bad: ")
     assert 'spec.containers[0]: unknown field "resource" (did you mean "resources"?)' in errors[0]
-    assert lines[-1].startswith("Summary: 3 resources found in 3 files - Valid: 2, Invalid: 1, Errors: 0, Skipped: 0")
+    assert lines[-1].startswith(
+        "Summary: 3 resources found in 3 files - Valid: 2, Invalid: 1, Errors: 0, Skipped: 0"
+    )
 
 
 def test_design_notes_example_with_its_pool() -> None:
@@ -39,7 +41,10 @@ def test_design_notes_example_with_its_pool() -> None:
 
 
 def test_stdin_multi_document_and_list(tmp_path: Path) -> None:
-    text = Path(FILES[1]).read_text() + "---\n---\n" + """
+    text = (
+        Path(FILES[1]).read_text()
+        + "---\n---\n"
+        + """
 apiVersion: v1
 kind: List
 items:
@@ -52,6 +57,7 @@ items:
   metadata: {name: b}
   dta: {x: "1"}
 """
+    )
     r = run_program("lint", "--no-config", "-", input=text)
     assert r.exit_code == 1
     assert "<stdin>:" in r.stdout and 'ConfigMap b: unknown field "dta" (did you mean "data"?)' in r.stdout
@@ -61,8 +67,9 @@ items:
 def test_directory_recursion_binary_and_syntax_errors(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "ok.yml").write_text(Path(FILES[1]).read_text())
-    (tmp_path / "ok.json").write_text(json.dumps({"apiVersion": "v1", "kind": "Namespace",
-                                                  "metadata": {"name": "ml"}}, indent="\t"))
+    (tmp_path / "ok.json").write_text(
+        json.dumps({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ml"}}, indent="\t")
+    )
     (tmp_path / "broken.yaml").write_text("apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n labels: {}\n")
     (tmp_path / "chart.tgz.yaml").write_bytes(b"\x1f\x8b\x08\x00\x00binary")
     (tmp_path / "notes.txt").write_text("not linted")
@@ -87,7 +94,9 @@ def test_exit_codes_and_bad_usage(tmp_path: Path) -> None:
     r = run_cli("lint", "--no-config", "-k", "banana", str(ok))
     assert r.exit_code == 2
     bad_pool = tmp_path / "pool.yaml"
-    bad_pool.write_text("apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec: {vmSize: x}\n")
+    bad_pool.write_text(
+        "apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\nspec: {vmSize: x}\n"
+    )
     r = run_cli("lint", "--no-config", "--pool", str(bad_pool), str(ok))
     assert r.exit_code == 2 and "pool.yaml" in r.stderr
 
@@ -105,8 +114,10 @@ def test_kubernetes_version_and_no_strict(tmp_path: Path) -> None:
 
 def test_pools_mixed_into_inputs_apply_to_other_files(tmp_path: Path) -> None:
     pod = tmp_path / "a-pod.yaml"
-    pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n"
-                   "    image: busybox\n    resources: {limits: {nvidia.com/gpu: 1}}\n")
+    pod.write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n"
+        "    image: busybox\n    resources: {limits: {nvidia.com/gpu: 1}}\n"
+    )
     (tmp_path / "z-pools.yaml").write_text(Path(POOL).read_text())
     r = run_cli("lint", "--no-config", str(tmp_path))
     assert r.exit_code == 1 and "GP305" in r.stdout and "sku=gpu:NoSchedule" in r.stdout
@@ -123,8 +134,11 @@ def test_unknown_kinds_and_reject_unknown(tmp_path: Path) -> None:
 
 def test_alias_bomb_is_refused_quickly(tmp_path: Path) -> None:
     lines = ['a0: &a0 ["x","x","x","x","x","x","x","x","x","x"]']
-    lines += [f"a{i}: &a{i} [*a{i - 1},*a{i - 1},*a{i - 1},*a{i - 1},*a{i - 1},*a{i - 1},*a{i - 1},*a{i - 1},"
-              f"*a{i - 1},*a{i - 1}]" for i in range(1, 10)]
+    lines += [
+        f"a{i}: &a{i} [*a{i - 1},*a{i - 1},*a{i - 1},*a{i - 1},*a{i - 1},*a{i - 1},*a{i - 1},*a{i - 1},"
+        f"*a{i - 1},*a{i - 1}]"
+        for i in range(1, 10)
+    ]
     bomb = tmp_path / "bomb.yaml"
     bomb.write_text("\n".join(lines) + "\n")
     ok = tmp_path / "ok.yaml"

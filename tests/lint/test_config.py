@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from support import EXAMPLES, run_cli, run_program
-
 from gpupool.lint.config import parse_ignore_annotation
+from support import EXAMPLES, run_cli, run_program
 
 POOL = (EXAMPLES / "t4-driver-only.yaml").read_text()
 WEB = """apiVersion: apps/v1
@@ -50,12 +49,15 @@ def test_annotation_on_object_and_on_pod_template(tmp_path: Path) -> None:
     _write(tmp_path, obj_ann="  annotations:\n    gpupool.io/ignore: GP308 warms the GPU pool on purpose\n")
     r = run_cli("lint", "--no-config", str(tmp_path), "-o", "json")
     assert _rules(r) == [] and json.loads(r.stdout)["summary"]["suppressed"] == 1
-    _write(tmp_path, tpl_ann="      annotations:\n        gpupool.io/ignore: gpu-toleration-without-request needed\n")
+    _write(
+        tmp_path,
+        tpl_ann="      annotations:\n        gpupool.io/ignore: gpu-toleration-without-request needed\n",
+    )
     assert _rules(run_cli("lint", "--no-config", str(tmp_path), "-o", "json")) == []
 
 
 def test_annotation_needs_a_reason_and_a_known_rule(tmp_path: Path) -> None:
-    _write(tmp_path, obj_ann="  annotations:\n    gpupool.io/ignore: \"GP308; GP999 typo\"\n")
+    _write(tmp_path, obj_ann='  annotations:\n    gpupool.io/ignore: "GP308; GP999 typo"\n')
     r = run_cli("lint", "--no-config", str(tmp_path), "-o", "json")
     got = _rules(r)
     assert ("GP308", "warning") in got and got.count(("GP211", "warning")) == 2
@@ -78,11 +80,19 @@ def test_config_levels_and_ignores_found_upward(tmp_path: Path) -> None:
     assert r.exit_code == 1 and _rules(r) == [("GP308", "error")]
     (tmp_path / ".gpupool.yaml").write_text(
         "lint:\n  rules: {GP308: error}\n  ignore:\n  - {rules: [GP308], kind: Deployment, namespace: sh*, "
-        "name: web, reason: vendor chart}\n")
+        "name: web, reason: vendor chart}\n"
+    )
     r = run_program("lint", str(tmp_path / "web.yaml"), str(tmp_path / "pool.yaml"), "-o", "json", cwd=sub)
     assert r.exit_code == 0 and _rules(r) == []
-    r = run_program("lint", "--disallow-ignores", str(tmp_path / "web.yaml"), str(tmp_path / "pool.yaml"),
-                    "-o", "json", cwd=sub)
+    r = run_program(
+        "lint",
+        "--disallow-ignores",
+        str(tmp_path / "web.yaml"),
+        str(tmp_path / "pool.yaml"),
+        "-o",
+        "json",
+        cwd=sub,
+    )
     assert r.exit_code == 1 and _rules(r) == [("GP308", "error")]
 
 
@@ -112,3 +122,13 @@ def test_bad_config_is_bad_usage(tmp_path: Path) -> None:
         cfg.write_text(text)
         r = run_cli("lint", "--config", str(cfg), str(f))
         assert r.exit_code == 2 and needle in r.stderr, (text, r.stderr)
+
+
+def test_ignore_flag(tmp_path: Path) -> None:
+    _write(tmp_path)
+    assert _rules(run_cli("lint", "--no-config", "--ignore", "GP308", str(tmp_path), "-o", "json")) == []
+    r = run_cli(
+        "lint", "--no-config", "--ignore", "gpu-toleration-without-request,GP201", str(tmp_path), "-o", "json"
+    )
+    assert _rules(r) == []
+    assert run_cli("lint", "--no-config", "--ignore", "GP999", str(tmp_path)).exit_code == 2

@@ -15,11 +15,12 @@ Every difference must be one of these, checked below in each tool's own words:
   ("Couldn't find schema for kind ...", exit 0); the API server answers ``no matches for kind`` and gpupool
   fails like kubeconform does.
 * kubernetes-validate's CLI crashes on objects named by ``metadata.generateName`` only (it prints
-  ``metadata['name']``: "could not be validated: 'name'", exit 2). Such objects are valid; gpupool passes them.
+  ``metadata['name']``: "could not be validated: 'name'", exit 2). Such objects are valid; gpupool passes
+  them.
 
 Not in the corpus but shown with small files (tests/data/lint/differential): duplicate keys, which
-kubernetes-validate cannot see (PyYAML keeps the last value; gpupool GP205), and ``kind: List`` items, which it
-skips (no schema for List; gpupool validates each item).
+kubernetes-validate cannot see (PyYAML keeps the last value; gpupool GP205), and ``kind: List`` items, which
+it skips (no schema for List; gpupool validates each item).
 """
 
 from __future__ import annotations
@@ -31,9 +32,9 @@ import os
 from pathlib import Path
 
 import pytest
-from support import DATA
 
 from gpupool.lint.engine import LintOptions, lint_paths
+from support import DATA
 
 kv_utils = pytest.importorskip("kubernetes_validate.utils")
 
@@ -110,13 +111,17 @@ def _compare(kv, paths: list[Path], version: str) -> dict[str, str]:
             elif rules <= {"GP201", "GP202", "GP203", "GP204"} and "kind: List" in p.read_text():
                 differences[rel] = "List"
             else:
-                pytest.fail(f"unexplained difference on {rel}: kubernetes-validate valid, gpupool "
-                            f"{[(f.rule, f.line, f.message) for f in gp[str(p)]]}")
+                pytest.fail(
+                    f"unexplained difference on {rel}: kubernetes-validate valid, gpupool "
+                    f"{[(f.rule, f.line, f.message) for f in gp[str(p)]]}"
+                )
         else:
             if "could not be validated: 'name'" in kv_out and "generateName" in p.read_text():
                 differences[rel] = "generateName"
             else:
-                pytest.fail(f"unexplained difference on {rel}: gpupool valid, kubernetes-validate: {kv_out[-500:]}")
+                pytest.fail(
+                    f"unexplained difference on {rel}: gpupool valid, kubernetes-validate: {kv_out[-500:]}"
+                )
     return differences
 
 
@@ -137,7 +142,9 @@ def test_same_verdict_as_kubernetes_validate_newest(fast_kv) -> None:
 def test_same_verdict_as_kubernetes_validate_133(fast_kv) -> None:
     diffs = _compare(fast_kv, _files(CORPUS), "1.33")
     assert set(diffs.values()) == {"GP207", "generateName"}
-    assert REMOVED_IN_137 < {k for k, v in diffs.items() if v == "GP207"}  # plus resource.k8s.io/v1 (GA in 1.34)
+    assert {
+        k for k, v in diffs.items() if v == "GP207"
+    } > REMOVED_IN_137  # plus resource.k8s.io/v1 (GA in 1.34)
     assert {k for k, v in diffs.items() if v == "generateName"} == GENERATE_NAME_ONLY
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+
 from support import DATA, EXAMPLES, run_cli
 
 NOTES = DATA / "lint" / "design-notes"
@@ -50,12 +51,18 @@ def test_sarif_is_valid_sarif_2_1_0(mixed) -> None:
     assert [x["id"] for x in rules] == sorted(x["id"] for x in rules)
     results = run["results"]
     assert results and all(rules[x["ruleIndex"]]["id"] == x["ruleId"] for x in results)
-    typo = next(x for x in results if x["ruleId"] == "GP201"
-                and x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("gpu-test-bad.yaml"))
+    typo = next(
+        x
+        for x in results
+        if x["ruleId"] == "GP201"
+        and x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("gpu-test-bad.yaml")
+    )
     loc = typo["locations"][0]["physicalLocation"]
     assert loc["region"] == {"startLine": 18, "startColumn": 5}
     assert loc["artifactLocation"]["uri"].startswith("file:///")
-    assert typo["locations"][0]["logicalLocations"] == [{"fullyQualifiedName": "Pod gpu-test-bad", "kind": "resource"}]
+    assert typo["locations"][0]["logicalLocations"] == [
+        {"fullyQualifiedName": "Pod gpu-test-bad", "kind": "resource"}
+    ]
     assert {x["level"] for x in results} == {"error", "warning", "note"}
     # No empty region objects anywhere (kube-score's bug that breaks GitHub and GitLab).
     for x in results:
@@ -67,8 +74,12 @@ def test_sarif_is_valid_sarif_2_1_0(mixed) -> None:
 
 def test_sarif_schema_rejects_broken_sarif() -> None:
     # The vendored schema is the real one: it refuses what it must.
-    bad = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}},
-                                         "results": [{"message": {"text": "m"}, "level": "fatal"}]}]}
+    bad = {
+        "version": "2.1.0",
+        "runs": [
+            {"tool": {"driver": {"name": "x"}}, "results": [{"message": {"text": "m"}, "level": "fatal"}]}
+        ],
+    }
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validators.validator_for(SARIF_SCHEMA)(SARIF_SCHEMA).validate(bad)
 

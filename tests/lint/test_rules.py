@@ -22,14 +22,20 @@ FIXTURES = sorted(RULES_DIR.glob("GP*/*.yaml"))
 
 
 def _expected(path: Path) -> list[tuple[str, int]]:
-    return [(m.group(1), n) for n, line in enumerate(path.read_text().splitlines(), 1) for m in MARK.finditer(line)]
+    return [
+        (m.group(1), n)
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        for m in MARK.finditer(line)
+    ]
 
 
 def _lint(path: Path):
     return lint_paths([str(path)], options=LintOptions(jobs=1))
 
 
-@pytest.mark.parametrize("path", [p for p in FIXTURES if p.name.startswith("fail-")], ids=lambda p: p.parent.name + "/" + p.name)
+@pytest.mark.parametrize(
+    "path", [p for p in FIXTURES if p.name.startswith("fail-")], ids=lambda p: p.parent.name + "/" + p.name
+)
 def test_failing_fixture(path: Path) -> None:
     rule = path.parent.name
     expected = _expected(path)
@@ -43,7 +49,9 @@ def test_failing_fixture(path: Path) -> None:
     assert result.exit_code == (1 if any(f.severity.value == "error" for f in result.findings) else 0)
 
 
-@pytest.mark.parametrize("path", [p for p in FIXTURES if p.name.startswith("pass-")], ids=lambda p: p.parent.name + "/" + p.name)
+@pytest.mark.parametrize(
+    "path", [p for p in FIXTURES if p.name.startswith("pass-")], ids=lambda p: p.parent.name + "/" + p.name
+)
 def test_passing_fixture(path: Path) -> None:
     result = _lint(path)
     loud = [f"{f.location()} {f.rule} {f.message}" for f in result.findings if f.severity.value != "info"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -23,25 +24,46 @@ def register(app: typer.Typer) -> None:
     @app.command("lint", help=HELP)
     @guard
     def lint(
-        paths: list[str] = typer.Argument(None, metavar="PATHS...", help="Files, directories, or - for stdin."),
+        paths: list[str] = typer.Argument(
+            None, metavar="PATHS...", help="Files, directories, or - for stdin."
+        ),
         pool: list[Path] = typer.Option(None, "--pool", "-p", help="Pool spec file (repeatable)."),
-        kubernetes_version: str = typer.Option(None, "--kubernetes-version", "-k",
-                                               help="Kubernetes version of the schemas, e.g. 1.33 "
-                                                    "(default: the newest bundled)."),
-        strict: bool = typer.Option(None, "--strict/--no-strict",
-                                    help="Reject fields the schema does not define (default: strict)."),
-        crd: list[Path] = typer.Option(None, "--crd", help="CustomResourceDefinition file or directory "
-                                                           "(repeatable); its custom resources are validated."),
-        reject_unknown: bool = typer.Option(None, "--reject-unknown/--skip-unknown",
-                                            help="Kinds without a schema are errors (default: skipped with a "
-                                                 "notice)."),
-        config: Path = typer.Option(None, "--config", help="Config file (default: .gpupool.yaml found upward "
-                                                           "from the working directory)."),
+        kubernetes_version: str = typer.Option(
+            None,
+            "--kubernetes-version",
+            "-k",
+            help="Kubernetes version of the schemas, e.g. 1.33 (default: the newest bundled).",
+        ),
+        strict: bool = typer.Option(
+            None, "--strict/--no-strict", help="Reject fields the schema does not define (default: strict)."
+        ),
+        crd: list[Path] = typer.Option(
+            None,
+            "--crd",
+            help="CustomResourceDefinition file or directory "
+            "(repeatable); its custom resources are validated.",
+        ),
+        reject_unknown: bool = typer.Option(
+            None,
+            "--reject-unknown/--skip-unknown",
+            help="Kinds without a schema are errors (default: skipped with a notice).",
+        ),
+        config: Path = typer.Option(
+            None,
+            "--config",
+            help="Config file (default: .gpupool.yaml found upward from the working directory).",
+        ),
         no_config: bool = typer.Option(False, "--no-config", help="Do not read any config file."),
-        disallow_ignores: bool = typer.Option(False, "--disallow-ignores",
-                                              help="Honour no gpupool.io/ignore annotation and no config ignore."),
+        disallow_ignores: bool = typer.Option(
+            False, "--disallow-ignores", help="Honour no gpupool.io/ignore annotation and no config ignore."
+        ),
+        ignore: list[str] = typer.Option(
+            None, "--ignore", help="Turn a rule off (ID or name; repeatable or comma-separated)."
+        ),
         output: LintFormat = typer.Option(LintFormat.text, "--output", "-o", help="Output format."),
-        jobs: int = typer.Option(0, "--jobs", "-j", help="Worker processes (0: one per core for large inputs)."),
+        jobs: int = typer.Option(
+            0, "--jobs", "-j", help="Worker processes (0: one per core for large inputs)."
+        ),
     ) -> None:
         from gpupool import rules as registry
         from gpupool.lint.config import find_config, load_config
@@ -60,7 +82,9 @@ def register(app: typer.Typer) -> None:
         pools = []
         for p in pool or []:
             pools.extend(load_pools(p))
+        ignored = tuple(t.strip() for item in ignore or () for t in item.split(",") if t.strip())
         options = LintOptions(
+            ignore=ignored,
             kubernetes_version=kubernetes_version,
             strict=strict,
             crds=tuple(str(c) for c in crd or ()),
@@ -77,17 +101,16 @@ def register(app: typer.Typer) -> None:
             typer.echo(sarif.dumps(result.findings, registry.family("gpupool.lint.rules")))
         elif output is LintFormat.junit:
             typer.echo(junit.dumps(result.findings, result.objects), nl=False)
-        else:
+        elif sys.stdout.isatty() or os.environ.get("FORCE_COLOR"):
             con = text.console(sys.stdout)
-            if con.is_terminal:
-                text.print_findings(result.findings, con)
-                if result.findings:
-                    con.print()
-                con.print(text.resources_summary(result.summary), highlight=False, markup=False)
-            else:  # piped (CI logs): the same text without Rich's per-line cost
-                lines = list(text.plain_lines(result.findings))
-                if lines:
-                    lines.append("")
-                lines.append(text.resources_summary(result.summary))
-                sys.stdout.write("\n".join(lines) + "\n")
+            text.print_findings(result.findings, con)
+            if result.findings:
+                con.print()
+            con.print(text.resources_summary(result.summary), highlight=False, markup=False)
+        else:  # piped (CI logs): the same text as Rich writes there, without its per-line cost
+            lines = list(text.plain_lines(result.findings))
+            if lines:
+                lines.append("")
+            lines.append(text.resources_summary(result.summary))
+            sys.stdout.write("\n".join(lines) + "\n")
         raise typer.Exit(result.exit_code)

@@ -90,11 +90,21 @@ def pod_limits(pod_spec: Any) -> Resources:
 def pod_requests_of(pod_spec: Any, keep: Callable[[str], bool]) -> Resources:
     """:func:`pod_requests` for the resource names ``keep`` accepts only (the others are not even parsed)."""
 
+    def pick(section: Any, out: Resources) -> None:
+        if isinstance(section, dict):
+            for k, v in section.items():
+                if k not in out and keep(str(k)):
+                    q = v if type(v) is int else try_quantity(v)  # ints are exact already
+                    if q is not None:
+                        out[str(k)] = q
+
     def per_container(c: Any) -> Resources:
-        reqs = _parse({k: v for k, v in _section(c, "requests").items() if keep(str(k))})
-        for k, v in _parse({k: v for k, v in _section(c, "limits").items() if keep(str(k))}).items():
-            reqs.setdefault(k, v)
-        return reqs
+        out: Resources = {}
+        res = c.get("resources") if isinstance(c, dict) else None
+        if isinstance(res, dict):
+            pick(res.get("requests"), out)
+            pick(res.get("limits"), out)  # a limit without a request is the request
+        return out
 
     return {k: v for k, v in _pod_total(pod_spec, per_container).items() if keep(k)}
 

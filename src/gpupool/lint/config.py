@@ -30,6 +30,7 @@ Annotation, on the object or on its pod template (several entries separated by `
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import fnmatch
 import re
@@ -80,8 +81,9 @@ class IgnoreEntry:
     def needs_object(self) -> bool:
         return any(x is not None for x in (self.kind, self.namespace, self.name))
 
-    def matches(self, rule: str, path: str | None, obj: tuple[str, str, str] | None,
-                base_dir: Path | None = None) -> bool:
+    def matches(
+        self, rule: str, path: str | None, obj: tuple[str, str, str] | None, base_dir: Path | None = None
+    ) -> bool:
         """``obj`` is (kind, namespace, name); namespace "" when the manifest sets none."""
         if self.rules is not None and rule not in self.rules:
             return False
@@ -90,10 +92,8 @@ class IgnoreEntry:
                 return False
             candidates = [path]
             if base_dir is not None:
-                try:
+                with contextlib.suppress(ValueError, OSError):
                     candidates.append(str(Path(path).resolve().relative_to(base_dir.resolve())))
-                except (ValueError, OSError):
-                    pass
             if not any(fnmatch.fnmatchcase(c, self.path) for c in candidates):
                 return False
         if self.needs_object:
@@ -172,7 +172,11 @@ def _rule_id(path: str, token: Any, where: str, line: int | None) -> str:
     if rid is None:
         known = sorted(lint_rule_ids())
         close = difflib.get_close_matches(str(token), known, n=1, cutoff=0.6)
-        hint = f'did you mean "{close[0]}"?' if close else "see gpupool explain for the lint rules (GP2xx, GP3xx)"
+        hint = (
+            f'did you mean "{close[0]}"?'
+            if close
+            else "see gpupool explain for the lint rules (GP2xx, GP3xx)"
+        )
         raise InputError(path, line, f"{where}: unknown lint rule {str(token)!r}", hint)
     return rid
 
@@ -192,13 +196,17 @@ def parse_config(data: Any, path: str) -> LintConfig:
         rules_line = _line(lint, "rules", top_line)
         rules = lint["rules"]
         if not isinstance(rules, dict):
-            raise InputError(path, rules_line, "lint.rules: expected a mapping of rule -> error|warning|info|off")
+            raise InputError(
+                path, rules_line, "lint.rules: expected a mapping of rule -> error|warning|info|off"
+            )
         for key, level in rules.items():
             kline = _line(rules, key, rules_line)
             rid = _rule_id(path, key, "lint.rules", kline)
             lv = "off" if level is False else str(level).lower()
             if lv not in LEVELS:
-                raise InputError(path, kline, f"lint.rules.{key}: {level!r} is not one of error, warning, info, off")
+                raise InputError(
+                    path, kline, f"lint.rules.{key}: {level!r} is not one of error, warning, info, off"
+                )
             levels[rid] = LEVELS[lv]
     ignores: list[IgnoreEntry] = []
     if lint.get("ignore") is not None:
@@ -211,17 +219,27 @@ def parse_config(data: Any, path: str) -> LintConfig:
             m = _mapping(path, entry, where, IGNORE_FIELDS, eline)
             reason = _opt_str(path, m, "reason", where, eline)
             if not reason or not reason.strip():
-                raise InputError(path, eline, f"{where}: a reason is required", "say why the finding is acceptable")
+                raise InputError(
+                    path, eline, f"{where}: a reason is required", "say why the finding is acceptable"
+                )
             rules_set = None
             if m.get("rules") is not None:
                 rline = _line(m, "rules", eline)
-                rules_set = frozenset(_rule_id(path, t, f"{where}.rules", rline)
-                                      for t in _str_list(path, m["rules"], f"{where}.rules", rline))
-            ignores.append(IgnoreEntry(
-                reason=reason.strip(), rules=rules_set, kind=_opt_str(path, m, "kind", where, eline),
-                namespace=_opt_str(path, m, "namespace", where, eline), name=_opt_str(path, m, "name", where, eline),
-                path=_opt_str(path, m, "path", where, eline), line=eline,
-            ))
+                rules_set = frozenset(
+                    _rule_id(path, t, f"{where}.rules", rline)
+                    for t in _str_list(path, m["rules"], f"{where}.rules", rline)
+                )
+            ignores.append(
+                IgnoreEntry(
+                    reason=reason.strip(),
+                    rules=rules_set,
+                    kind=_opt_str(path, m, "kind", where, eline),
+                    namespace=_opt_str(path, m, "namespace", where, eline),
+                    name=_opt_str(path, m, "name", where, eline),
+                    path=_opt_str(path, m, "path", where, eline),
+                    line=eline,
+                )
+            )
     base = Path(path).parent
 
     def paths(key: str) -> tuple[str, ...]:
@@ -239,11 +257,21 @@ def parse_config(data: Any, path: str) -> LintConfig:
 
     version = lint.get("kubernetesVersion")
     if version is not None and not isinstance(version, str):
-        raise InputError(path, _line(lint, "kubernetesVersion", top_line),
-                         f'lint.kubernetesVersion: write the version as a quoted string, e.g. "{version}"')
-    return LintConfig(path=path, levels=levels, ignores=tuple(ignores), kubernetes_version=version,
-                      strict=flag("strict"), reject_unknown=flag("rejectUnknown"), crds=paths("crds"),
-                      pools=paths("pools"))
+        raise InputError(
+            path,
+            _line(lint, "kubernetesVersion", top_line),
+            f'lint.kubernetesVersion: write the version as a quoted string, e.g. "{version}"',
+        )
+    return LintConfig(
+        path=path,
+        levels=levels,
+        ignores=tuple(ignores),
+        kubernetes_version=version,
+        strict=flag("strict"),
+        reject_unknown=flag("rejectUnknown"),
+        crds=paths("crds"),
+        pools=paths("pools"),
+    )
 
 
 def load_config(path: str | Path) -> LintConfig:
@@ -268,7 +296,7 @@ class Suppressions:
 def parse_ignore_annotation(value: Any) -> Suppressions:
     """``"GP301,GP305 reason; GP308 other reason"`` -> {GP301: reason, GP305: reason, GP308: other reason}."""
     if not isinstance(value, str):
-        return Suppressions({}, (f"{ANNOTATION} must be a string such as \"GP308 <reason>\"",))
+        return Suppressions({}, (f'{ANNOTATION} must be a string such as "GP308 <reason>"',))
     rules: dict[str, str] = {}
     problems: list[str] = []
     for raw in _ENTRY_SPLIT.split(value):
@@ -290,7 +318,7 @@ def parse_ignore_annotation(value: Any) -> Suppressions:
                 problems.append(f"{ANNOTATION}: entry {entry[:40]!r} names no rule")
             continue
         if not reason:
-            problems.append(f"{ANNOTATION}: {','.join(ids)} has no reason (write \"{ids[0]} <why>\")")
+            problems.append(f'{ANNOTATION}: {",".join(ids)} has no reason (write "{ids[0]} <why>")')
             continue
         for rid in ids:
             rules[rid] = reason

@@ -30,9 +30,19 @@ from gpupool.errors import InputError
 from gpupool.lint.reader import discover
 from gpupool.lint.schema import Found
 
-_SKIP = {"nullable", "x-kubernetes-preserve-unknown-fields", "x-kubernetes-int-or-string",
-         "x-kubernetes-embedded-resource", "x-kubernetes-validations", "x-kubernetes-list-type",
-         "x-kubernetes-list-map-keys", "x-kubernetes-map-type", "default", "example", "externalDocs"}
+_SKIP = {
+    "nullable",
+    "x-kubernetes-preserve-unknown-fields",
+    "x-kubernetes-int-or-string",
+    "x-kubernetes-embedded-resource",
+    "x-kubernetes-validations",
+    "x-kubernetes-list-type",
+    "x-kubernetes-list-map-keys",
+    "x-kubernetes-map-type",
+    "default",
+    "example",
+    "externalDocs",
+}
 
 
 def convert(node: Any, strict: bool, root: bool = False) -> Any:
@@ -66,8 +76,12 @@ def convert(node: Any, strict: bool, root: bool = False) -> Any:
         props.setdefault("apiVersion", {"type": "string"})
         props.setdefault("kind", {"type": "string"})
         props.setdefault("metadata", {"type": "object"})
-    if (strict and "properties" in out and "additionalProperties" not in out
-            and not node.get("x-kubernetes-preserve-unknown-fields")):
+    if (
+        strict
+        and "properties" in out
+        and "additionalProperties" not in out
+        and not node.get("x-kubernetes-preserve-unknown-fields")
+    ):
         out["additionalProperties"] = False
     return out
 
@@ -92,23 +106,30 @@ class CrdSet:
         kind = names.get("kind")
         if not isinstance(group, str) or not isinstance(kind, str):
             raise InputError(where, None, "CustomResourceDefinition without spec.group or spec.names.kind")
-        global_schema = (spec.get("validation") or {}).get("openAPIV3Schema") if isinstance(
-            spec.get("validation"), dict) else None
+        global_schema = (
+            (spec.get("validation") or {}).get("openAPIV3Schema")
+            if isinstance(spec.get("validation"), dict)
+            else None
+        )
         versions = spec.get("versions") if isinstance(spec.get("versions"), list) else []
         if not versions and isinstance(spec.get("version"), str):
             versions = [{"name": spec["version"], "served": True}]
         for v in versions:
             if not isinstance(v, dict) or not isinstance(v.get("name"), str) or v.get("served") is False:
                 continue
-            schema = (v.get("schema") or {}).get("openAPIV3Schema") if isinstance(v.get("schema"), dict) else None
+            schema = (
+                (v.get("schema") or {}).get("openAPIV3Schema") if isinstance(v.get("schema"), dict) else None
+            )
             schema = schema or global_schema
             if not isinstance(schema, dict):
                 schema = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
             converted = convert(yamlio.to_plain(schema), strict, root=True)
             try:
                 validator = jsonschema_rs.Draft4Validator(converted, validate_formats=False)
-            except Exception as e:  # noqa: BLE001 - jsonschema-rs raises several types for bad schemas
-                raise InputError(where, None, f"CRD {kind}.{group}/{v['name']}: schema does not compile: {e}") from None
+            except Exception as e:
+                raise InputError(
+                    where, None, f"CRD {kind}.{group}/{v['name']}: schema does not compile: {e}"
+                ) from None
             key = (group, v["name"], kind)
             self.found[key] = Found(validator, converted, f"crd:{kind.lower()}.{group}/{v['name']}", None)
             self.sources[key] = where
@@ -126,8 +147,11 @@ def load_crds(paths: list[str] | tuple[str, ...], strict: bool) -> CrdSet:
                 continue
             items = data.get("items") if str(data.get("kind", "")).endswith("List") else [data]
             for item in items if isinstance(items, list) else []:
-                if (isinstance(item, dict) and item.get("kind") == "CustomResourceDefinition"
-                        and str(item.get("apiVersion", "")).startswith("apiextensions.k8s.io/")):
+                if (
+                    isinstance(item, dict)
+                    and item.get("kind") == "CustomResourceDefinition"
+                    and str(item.get("apiVersion", "")).startswith("apiextensions.k8s.io/")
+                ):
                     out.add(item, strict, f"{path}:{doc.line}")
     if not out and paths:
         shown = ", ".join(os.fspath(Path(p)) for p in paths)

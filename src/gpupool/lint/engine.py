@@ -6,7 +6,7 @@ Public API::
 
     result = lint_paths(["manifests/", "-"], pools=pools, options=LintOptions(kubernetes_version="1.33"))
     result.findings      # list[Finding], sorted by file, line, column
-    result.summary       # {"files", "resources", "valid", "invalid", "errors", "skipped", "findings": {...}, ...}
+    result.summary       # {"files", "resources", "valid", "invalid", "errors", "skipped", "findings", ...}
     result.exit_code     # 0 no error findings, 1 errors, 2 an input could not be read
 
 Pool specs (``apiVersion: gpupool/v1``) found among the inputs are added to ``pools`` before any workload is
@@ -22,8 +22,7 @@ import multiprocessing
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
 from gpupool import spec as pool_spec
@@ -32,7 +31,7 @@ from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity, exit_code, sort_key
 from gpupool.k8s import workloads
 from gpupool.lint import reader, schema
-from gpupool.lint.config import ANNOTATION, LintConfig, parse_ignore_annotation
+from gpupool.lint.config import ANNOTATION, LintConfig, parse_ignore_annotation, resolve_rule
 from gpupool.lint.crd import CrdSet, load_crds
 from gpupool.lint.gpu import PoolIndex, check_workload, object_ref
 from gpupool.spec.model import PoolSpec
@@ -41,7 +40,7 @@ __all__ = ["LintOptions", "LintResult", "lint_paths", "lint_text"]
 
 PARALLEL_MIN_BYTES = 1_000_000
 """Inputs smaller than this are linted in-process (starting workers costs more than it saves)."""
-_CHUNK_BYTES = 400_000
+_CHUNK_BYTES = 200_000
 
 
 @dataclass(frozen=True)
@@ -52,6 +51,7 @@ class LintOptions:
     reject_unknown: bool | None = None  # None: the config's, else False
     disallow_ignores: bool = False
     config: LintConfig | None = None  # the engine does not search for one; the CLI does
+    ignore: tuple[str, ...] = ()  # rule IDs or names turned off (like ``rules: {ID: off}`` in the config)
     jobs: int | None = None  # worker processes; None: one per available core for large inputs; 1: in-process
 
 
@@ -60,7 +60,8 @@ class LintResult:
     findings: list[Finding]
     summary: dict[str, Any]
     objects: list[tuple[str, str, str]] = field(default_factory=list)
-    """Every object (or unreadable file/document) seen: (path, "Kind ns/name", valid|invalid|error|skipped)."""
+    """Every object (or unreadable file/document) seen: (path, "Kind ns/name", "
+    "valid|invalid|error|skipped)."""
 
     @property
     def exit_code(self) -> int:
@@ -87,14 +88,39 @@ class _Report:
     def merge(self, other: _Report) -> None:
         self.findings.extend(other.findings)
         self.objects.extend(other.objects)
-        for name in ("files", "resources", "valid", "invalid", "errors", "skipped", "suppressed", "unreadable"):
+        for name in (
+            "files",
+            "resources",
+            "valid",
+            "invalid",
+            "errors",
+            "skipped",
+            "suppressed",
+            "unreadable",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
-def _finding(rule: str, severity: Severity, message: str, path: str | None, pos: tuple[int, int] | None = None,
-             obj: str | None = None, fix: str | None = None, line: int | None = None) -> Finding:
-    return Finding(rule=rule, severity=severity, message=message, path=path,
-                   line=pos[0] if pos else line, column=pos[1] if pos else None, object=obj, fix=fix)
+def _finding(
+    rule: str,
+    severity: Severity,
+    message: str,
+    path: str | None,
+    pos: tuple[int, int] | None = None,
+    obj: str | None = None,
+    fix: str | None = None,
+    line: int | None = None,
+) -> Finding:
+    return Finding(
+        rule=rule,
+        severity=severity,
+        message=message,
+        path=path,
+        line=pos[0] if pos else line,
+        column=pos[1] if pos else None,
+        object=obj,
+        fix=fix,
+    )
 
 
 def _meta(obj: dict) -> dict:
@@ -109,10 +135,12 @@ class Linter:
         cfg = options.config or LintConfig()
         self.config = cfg
         self.version = schema.resolve_version(options.kubernetes_version or cfg.kubernetes_version)
-        self.strict = options.strict if options.strict is not None else (cfg.strict if cfg.strict is not None
-                                                                           else True)
-        self.reject_unknown = bool(options.reject_unknown if options.reject_unknown is not None
-                                   else cfg.reject_unknown)
+        self.strict = (
+            options.strict if options.strict is not None else (cfg.strict if cfg.strict is not None else True)
+        )
+        self.reject_unknown = bool(
+            options.reject_unknown if options.reject_unknown is not None else cfg.reject_unknown
+        )
         self.disallow_ignores = options.disallow_ignores
         self.schemas = schema.schema_set(self.version, self.strict)
         crd_paths = tuple(cfg.crds) + tuple(options.crds)
@@ -122,11 +150,12 @@ class Linter:
         self.levels = dict(cfg.levels)
         if self.reject_unknown:
             self.levels["GP208"] = Severity.ERROR
+        for token in options.ignore:
+            rid = resolve_rule(token)
+            if rid is None:
+                raise InputError(None, None, f"--ignore: unknown lint rule {token!r}", "see gpupool explain")
+            self.levels[rid] = None
         self.ignores = () if self.disallow_ignores else cfg.ignores
-
-    def set_pools(self, pools: Sequence[PoolSpec]) -> None:
-        self.pools = list(pools)
-        self.index = PoolIndex(self.pools)
 
     # ---- files ----
 
@@ -137,8 +166,12 @@ class Linter:
         if src.binary is not None:
             rep.skipped += 1
             rep.objects.append((name, "file", "skipped"))
-            self._emit_file(rep, _finding("GP210", Severity.INFO, f"skipped: {src.binary.message}", name,
-                                          line=src.binary.line))
+            self._emit_file(
+                rep,
+                _finding(
+                    "GP210", Severity.INFO, f"skipped: {src.binary.message}", name, line=src.binary.line
+                ),
+            )
             return rep
         if src.unreadable is not None:
             rep.unreadable += 1
@@ -149,11 +182,12 @@ class Linter:
         if src.too_large is not None:
             rep.errors += 1
             rep.objects.append((name, "file", "error"))
-            self._emit_file(rep, _finding("GP200", Severity.ERROR, src.too_large.message, name,
-                                          fix=src.too_large.hint))
+            self._emit_file(
+                rep, _finding("GP200", Severity.ERROR, src.too_large.message, name, fix=src.too_large.hint)
+            )
             return rep
         for doc in src.documents:
-            self.lint_document(doc, rep)
+            self.lint_document(doc, rep, src.has_ignores)
         if src.syntax_error is not None:
             e = src.syntax_error
             rep.errors += 1
@@ -169,7 +203,7 @@ class Linter:
 
     # ---- documents and objects ----
 
-    def lint_document(self, doc: yamlio.Document, rep: _Report) -> None:
+    def lint_document(self, doc: yamlio.Document, rep: _Report, annotations: bool = True) -> None:
         data = doc.data
         if data is None:
             return
@@ -177,26 +211,39 @@ class Linter:
             return  # pools were loaded before linting started
         objs = list(reader.objects(data))
         if len(objs) == 1 and objs[0][1] == ():
-            self.lint_object(doc, data, (), rep, doc.duplicates)
+            self.lint_object(doc, data, (), rep, doc.duplicates, annotations)
             return
         remaining = list(doc.duplicates)
         for obj, base in objs:
             mine = [d for d in remaining if _contains(obj, d.line)]
             if mine:
                 remaining = [d for d in remaining if d not in mine]
-            self.lint_object(doc, obj, base, rep, mine)
+            self.lint_object(doc, obj, base, rep, mine, annotations)
         for d in remaining:  # duplicates in the List wrapper itself
             self._emit_file(rep, self._dup(doc.path, d, object_ref(data)))
 
     @staticmethod
     def _dup(path: str, d: yamlio.DuplicateKey, ref: str | None) -> Finding:
-        return _finding("GP205", Severity.ERROR,
-                        f'duplicate key "{schema.safe(d.key)}" (first at line {d.first_line}); kubectl refuses '
-                        "the file, other tools keep the last value", path, (d.line, d.column), ref,
-                        fix="keep one of the two entries")
+        return _finding(
+            "GP205",
+            Severity.ERROR,
+            f'duplicate key "{schema.safe(d.key)}" (first at line {d.first_line}); kubectl refuses '
+            "the file, other tools keep the last value",
+            path,
+            (d.line, d.column),
+            ref,
+            fix="keep one of the two entries",
+        )
 
-    def lint_object(self, doc: yamlio.Document, obj: Any, base: tuple, rep: _Report,
-                    duplicates: Sequence[yamlio.DuplicateKey] = ()) -> None:
+    def lint_object(
+        self,
+        doc: yamlio.Document,
+        obj: Any,
+        base: tuple,
+        rep: _Report,
+        duplicates: Sequence[yamlio.DuplicateKey] = (),
+        annotations: bool = True,
+    ) -> None:
         path = doc.path
         root = doc.data
         rep.resources += 1
@@ -208,10 +255,18 @@ class Linter:
             rep.errors += 1
             rep.objects.append((path, f"document at line {doc.line}", "error"))
             what = schema.type_name(obj)
-            self._emit_file(rep, _finding("GP206", Severity.ERROR,
-                                          f"a document must be a Kubernetes object (a mapping with apiVersion and "
-                                          f"kind), not {'an' if what[0] in 'aeio' else 'a'} {what}",
-                                          path, at(()), line=doc.line))
+            self._emit_file(
+                rep,
+                _finding(
+                    "GP206",
+                    Severity.ERROR,
+                    f"a document must be a Kubernetes object (a mapping with apiVersion and "
+                    f"kind), not {'an' if what[0] in 'aeio' else 'a'} {what}",
+                    path,
+                    at(()),
+                    line=doc.line,
+                ),
+            )
             return
         ref = object_ref(obj)
         found: list[Finding] = [self._dup(path, d, ref) for d in duplicates]
@@ -219,10 +274,18 @@ class Linter:
         status = "valid"
         if not isinstance(api, str) or not api or not isinstance(kind, str) or not kind:
             missing = [k for k, v in (("apiVersion", api), ("kind", kind)) if not isinstance(v, str) or not v]
-            found.append(_finding("GP206", Severity.ERROR,
-                                  f"not a Kubernetes object: {' and '.join(missing)} missing or not a string",
-                                  path, at(()), ref, line=doc.line,
-                                  fix="add apiVersion and kind (e.g. apiVersion: v1, kind: Pod)"))
+            found.append(
+                _finding(
+                    "GP206",
+                    Severity.ERROR,
+                    f"not a Kubernetes object: {' and '.join(missing)} missing or not a string",
+                    path,
+                    at(()),
+                    ref,
+                    line=doc.line,
+                    fix="add apiVersion and kind (e.g. apiVersion: v1, kind: Pod)",
+                )
+            )
             status = "error"
         else:
             lookup = self.schemas.lookup(api, kind)
@@ -237,17 +300,29 @@ class Linter:
                 meta = _meta(obj)
                 if not meta.get("name") and not meta.get("generateName"):
                     rel = ("metadata",) if "metadata" in obj else ()
-                    found.append(_finding("GP203", Severity.ERROR,
-                                          "metadata.name: Required value: name or generateName is required",
-                                          path, at(rel), ref))
+                    found.append(
+                        _finding(
+                            "GP203",
+                            Severity.ERROR,
+                            "metadata.name: Required value: name or generateName is required",
+                            path,
+                            at(rel),
+                            ref,
+                        )
+                    )
             elif isinstance(lookup, schema.NotServed):
                 if lookup.served:
-                    msg = (f"{schema.safe(kind)} {schema.safe(api)} is not served by Kubernetes {self.version}; "
-                           f"served: {', '.join(lookup.served)}")
+                    msg = (
+                        f"{schema.safe(kind)} {schema.safe(api)} is not served by Kubernetes {self.version}; "
+                        f"served: {', '.join(lookup.served)}"
+                    )
                     fix = f"use apiVersion {lookup.served[-1]} (and adapt the fields that changed)"
                 elif lookup.suggestion:
-                    msg = (f"unknown kind {schema.safe(kind)!r} in {schema.safe(api)} (Kubernetes {self.version}); "
-                           f"did you mean {lookup.suggestion!r}?")
+                    msg = (
+                        f"unknown kind {schema.safe(kind)!r} in {schema.safe(api)} (Kubernetes "
+                        f"{self.version}); "
+                        f"did you mean {lookup.suggestion!r}?"
+                    )
                     fix = f"kind: {lookup.suggestion}"
                 else:
                     msg = f"{schema.safe(kind)} {schema.safe(api)} is not served by Kubernetes {self.version}"
@@ -255,19 +330,27 @@ class Linter:
                 found.append(_finding("GP207", Severity.ERROR, msg, path, at(("apiVersion",)), ref, fix=fix))
             else:
                 status = "skipped"
-                found.append(_finding(
-                    "GP208", Severity.INFO,
-                    f"no schema for {schema.safe(kind)} {schema.safe(api)}: skipped (pass its CRD with --crd)",
-                    path, at(("kind",)), ref))
+                found.append(
+                    _finding(
+                        "GP208",
+                        Severity.INFO,
+                        f"no schema for {schema.safe(kind)} {schema.safe(api)}: skipped (pass its "
+                        "CRD with --crd)",
+                        path,
+                        at(("kind",)),
+                        ref,
+                    )
+                )
             if workloads.is_builtin_workload(obj):
                 w = workloads.workload_of(obj)
                 if w is not None:
                     found.extend(check_workload(w, self.index, path=path, root=root, base=base, ref=ref))
-        kept = self._filter(found, obj, _annotations(obj), rep, base=base, root=root, ref=ref)
+        notes = _annotations(obj) if annotations else []
+        kept = self._filter(found, obj, notes, rep, base=base, root=root, ref=ref)
         rep.findings.extend(kept)
-        if status == "valid" and any(f.severity is Severity.ERROR for f in kept):
-            status = "invalid"
-        elif status == "skipped" and any(f.severity is Severity.ERROR for f in kept):
+        if (status == "valid" and any(f.severity is Severity.ERROR for f in kept)) or (
+            status == "skipped" and any(f.severity is Severity.ERROR for f in kept)
+        ):
             status = "invalid"
         counter = "errors" if status == "error" else status
         setattr(rep, counter, getattr(rep, counter) + 1)
@@ -275,28 +358,55 @@ class Linter:
 
     # ---- suppressions and levels ----
 
-    def _filter(self, found: list[Finding], obj: dict | None, annotations: list[tuple[Any, tuple]],
-                rep: _Report, base: tuple = (), root: Any = None, ref: str | None = None) -> list[Finding]:
+    def _filter(
+        self,
+        found: list[Finding],
+        obj: dict | None,
+        annotations: list[tuple[Any, tuple]],
+        rep: _Report,
+        base: tuple = (),
+        root: Any = None,
+        ref: str | None = None,
+    ) -> list[Finding]:
         suppressed: dict[str, str] = {}
         extra: list[Finding] = []
         path = found[0].path if found else None
         for value, rel in annotations:
             pos = yamlio.locate(root, (*base, *rel)) if root is not None else None
             if self.disallow_ignores:
-                extra.append(_finding("GP211", Severity.INFO,
-                                      f"{ANNOTATION} not honoured (--disallow-ignores): {schema.safe(str(value), 120)}",
-                                      path, pos, ref))
+                extra.append(
+                    _finding(
+                        "GP211",
+                        Severity.INFO,
+                        f"{ANNOTATION} not honoured (--disallow-ignores): {schema.safe(str(value), 120)}",
+                        path,
+                        pos,
+                        ref,
+                    )
+                )
                 continue
             parsed = parse_ignore_annotation(value)
             suppressed.update(parsed.rules)
             for problem in parsed.problems:
-                extra.append(_finding("GP211", Severity.WARNING, f"{problem}; not honoured", path, pos, ref,
-                                      fix=f'write "{ANNOTATION}: <RULE> <reason>"'))
+                extra.append(
+                    _finding(
+                        "GP211",
+                        Severity.WARNING,
+                        f"{problem}; not honoured",
+                        path,
+                        pos,
+                        ref,
+                        fix=f'write "{ANNOTATION}: <RULE> <reason>"',
+                    )
+                )
         ident = None
         if obj is not None:
             meta = _meta(obj)
-            ident = (str(obj.get("kind", "")), str(meta.get("namespace") or ""),
-                     str(meta.get("name") or meta.get("generateName") or ""))
+            ident = (
+                str(obj.get("kind", "")),
+                str(meta.get("namespace") or ""),
+                str(meta.get("name") or meta.get("generateName") or ""),
+            )
         out: list[Finding] = []
         base_dir = self.config.base_dir
         for f in found:
@@ -374,9 +484,7 @@ def _pools_in(path: str, text: str) -> list[PoolSpec]:
         return []  # reported as GP200 when the file is linted
     for doc in docs:
         if pool_spec.is_pool_document(doc.data):
-            if doc.duplicates:
-                d = doc.duplicates[0]
-                raise InputError(doc.path, d.line, f'duplicate key "{d.key}" (first at line {d.first_line})')
+            yamlio.refuse_duplicates(doc)
             out.append(pool_spec.parse_pool(doc.data, doc.path, doc.line))
     return out
 
@@ -427,7 +535,7 @@ def _chunks(files: list[str], sizes: dict[str, int], workers: int) -> list[list[
     """Runs of neighbouring files (similar kinds: fewer validators to compile per worker) of roughly
     _CHUNK_BYTES each, at least 8 per worker so that dynamic dispatch balances the load."""
     total = sum(sizes.values())
-    target = max(1, min(_CHUNK_BYTES, total // (workers * 8) or 1))
+    target = max(1, min(_CHUNK_BYTES, total // (workers * 16) or 1))
     ordered = files
     chunks: list[list[str]] = []
     current: list[str] = []
@@ -462,7 +570,6 @@ def _run(linter: Linter, files: list[str], stdin_text: str | None, jobs: int | N
         return _run_files(linter, files, stdin_text, jobs)
 
 
-
 def _run_files(linter: Linter, files: list[str], stdin_text: str | None, jobs: int | None) -> _Report:
     global _WORKER
     total = _Report()
@@ -475,8 +582,11 @@ def _run_files(linter: Linter, files: list[str], stdin_text: str | None, jobs: i
             sizes[f] = 0
     workers = jobs if jobs is not None else _available_cpus()
     workers = max(1, min(workers, len(disk)))
-    parallel = (workers > 1 and sum(sizes.values()) >= PARALLEL_MIN_BYTES
-                and "fork" in multiprocessing.get_all_start_methods())
+    parallel = (
+        workers > 1
+        and sum(sizes.values()) >= PARALLEL_MIN_BYTES
+        and "fork" in multiprocessing.get_all_start_methods()
+    )
     if reader.STDIN in files:
         total.merge(linter.lint_source(reader.STDIN, stdin_text or ""))
     if not parallel:
@@ -524,17 +634,24 @@ def merge_pools(pools: Sequence[PoolSpec]) -> list[PoolSpec]:
         if key in seen:
             if seen[key] != p:
                 first = seen[key].where
-                raise InputError(p.where.path, p.where.line_of("name"),
-                                 f'pool "{p.name}" of cluster {p.cluster_name} is defined twice, differently '
-                                 f"(also at {first.path}:{first.line_of('name')})")
+                raise InputError(
+                    p.where.path,
+                    p.where.line_of("name"),
+                    f'pool "{p.name}" of cluster {p.cluster_name} is defined twice, differently '
+                    f"(also at {first.path}:{first.line_of('name')})",
+                )
             continue
         seen[key] = p
         out.append(p)
     return out
 
 
-def _prepare(paths: Sequence[str], pools: Sequence[PoolSpec] | None, options: LintOptions | None,
-             stdin_text: str | None) -> tuple[Linter, list[str], str | None, list[PoolSpec]]:
+def _prepare(
+    paths: Sequence[str],
+    pools: Sequence[PoolSpec] | None,
+    options: LintOptions | None,
+    stdin_text: str | None,
+) -> tuple[Linter, list[str], str | None, list[PoolSpec]]:
     options = options or LintOptions()
     files = reader.discover(list(paths))
     if reader.STDIN in files and stdin_text is None:
@@ -550,8 +667,13 @@ def _prepare(paths: Sequence[str], pools: Sequence[PoolSpec] | None, options: Li
     return linter, files, stdin_text, all_pools
 
 
-def lint_paths(paths: Sequence[str | os.PathLike[str]], pools: Sequence[PoolSpec] | None = None,
-               options: LintOptions | None = None, *, stdin_text: str | None = None) -> LintResult:
+def lint_paths(
+    paths: Sequence[str | os.PathLike[str]],
+    pools: Sequence[PoolSpec] | None = None,
+    options: LintOptions | None = None,
+    *,
+    stdin_text: str | None = None,
+) -> LintResult:
     """Lint files, directories (recursively) and ``-`` (standard input, or ``stdin_text``).
 
     Raises :class:`~gpupool.errors.InputError` for bad usage (a path that does not exist, an unknown
@@ -563,8 +685,12 @@ def lint_paths(paths: Sequence[str | os.PathLike[str]], pools: Sequence[PoolSpec
     return LintResult(findings, _summary(linter, rep, findings, all_pools), sorted(rep.objects))
 
 
-def lint_text(text: str, path: str = reader.STDIN_NAME, pools: Sequence[PoolSpec] | None = None,
-              options: LintOptions | None = None) -> LintResult:
+def lint_text(
+    text: str,
+    path: str = reader.STDIN_NAME,
+    pools: Sequence[PoolSpec] | None = None,
+    options: LintOptions | None = None,
+) -> LintResult:
     """Lint manifests given as text (``path`` is only the name used in findings)."""
     options = options or LintOptions()
     all_pools = merge_pools(list(pools or ()) + _pools_in(path, text))
@@ -573,14 +699,3 @@ def lint_text(text: str, path: str = reader.STDIN_NAME, pools: Sequence[PoolSpec
         rep = linter.lint_source(path, text)
     findings = sorted(rep.findings, key=sort_key)
     return LintResult(findings, _summary(linter, rep, findings, all_pools), sorted(rep.objects))
-
-
-def with_options(options: LintOptions | None, **changes: Any) -> LintOptions:
-    return replace(options or LintOptions(), **changes)
-
-
-def relpath(path: str) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:  # pragma: no cover - other drive on Windows
-        return str(Path(path))

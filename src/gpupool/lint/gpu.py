@@ -19,7 +19,7 @@ come from :mod:`gpupool.k8s`; what a node of a pool advertises and its labels fr
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
@@ -90,8 +90,13 @@ class PoolIndex:
     def __init__(self, pools: Sequence[PoolSpec]) -> None:
         self.pools = tuple(pools)
         self.views = tuple(
-            PoolView(p, dict(advertised(p).resources), node_labels(p),
-                     taints.untolerated(p.effective_taints, []), device_plugin_mode(p))
+            PoolView(
+                p,
+                dict(advertised(p).resources),
+                node_labels(p),
+                taints.untolerated(p.effective_taints, []),
+                device_plugin_mode(p),
+            )
             for p in self.pools
         )
         # Workloads of one chart or team share their scheduling constraints: memoise placement by them.
@@ -134,42 +139,35 @@ def gpu_requests(pod_spec: Any) -> dict[str, Fraction]:
     return {k: v for k, v in resources.pod_requests_of(pod_spec, is_gpu_resource).items() if v > 0}
 
 
-def _freeze(x: Any) -> Any:
-    if isinstance(x, dict):
-        return tuple((k, _freeze(v)) for k, v in x.items())
-    if isinstance(x, list):
-        return (list, *(_freeze(v) for v in x))
-    return x
-
-
 _PLACEMENT_CACHE_MAX = 4096
 
 
-def placement(workload: Workload, pools: Sequence[PoolSpec] | PoolIndex,
-              wanted: dict[str, Fraction] | None = None) -> list[PoolFit]:
+def placement(
+    workload: Workload, pools: Sequence[PoolSpec] | PoolIndex, wanted: dict[str, Fraction] | None = None
+) -> list[PoolFit]:
     """For each pool: may the workload's pod land there, and does the pool offer its GPU resources?"""
     index = as_index(pools)
     spec = workload.pod_spec
     if wanted is None:
         wanted = gpu_requests(spec)
     tolerations = spec.get("tolerations")
-    try:
-        key: Any = (tuple(wanted), _freeze(spec.get("nodeSelector")), _freeze(spec.get("affinity")),
-                    _freeze(tolerations))
-        hit = index._placements.get(key)
-    except TypeError:  # an unhashable oddity (e.g. a list as a key): just compute
-        key, hit = None, None
+    # repr() of the parsed YAML values (str, int, float, bool, None, dicts and lists of them) tells equal
+    # constraints from different ones; a different key order only costs a cache miss.
+    key = (tuple(wanted), repr(spec.get("nodeSelector")), repr(spec.get("affinity")), repr(tolerations))
+    hit = index._placements.get(key)
     if hit is not None:
         return hit
     out = []
     for v in index.views:
-        out.append(PoolFit(
-            view=v,
-            selector_ok=affinity.matches_node(spec, v.labels),
-            untolerated=tuple(taints.untolerated(v.hard_taints, tolerations)),
-            offers_all=all(v.resources.get(r, 0) > 0 for r in wanted),
-        ))
-    if key is not None and len(index._placements) < _PLACEMENT_CACHE_MAX:
+        out.append(
+            PoolFit(
+                view=v,
+                selector_ok=affinity.matches_node(spec, v.labels),
+                untolerated=tuple(taints.untolerated(v.hard_taints, tolerations)),
+                offers_all=all(v.resources.get(r, 0) > 0 for r in wanted),
+            )
+        )
+    if len(index._placements) < _PLACEMENT_CACHE_MAX:
         index._placements[key] = out
     return out
 
@@ -231,8 +229,11 @@ class WorkloadContext:
 
     @cached_property
     def _containers(self) -> list[tuple[tuple, dict]]:
-        return [((*self.spec_path, fld, i), c) for fld, i, c in workloads.containers(self.pod_spec)
-                if fld != "ephemeralContainers"]
+        return [
+            ((*self.spec_path, fld, i), c)
+            for fld, i, c in workloads.containers(self.pod_spec)
+            if fld != "ephemeralContainers"
+        ]
 
     def containers(self) -> list[tuple[tuple, dict]]:
         """``(path relative to the object, container)`` for init and app containers (not ephemeral)."""
@@ -257,6 +258,17 @@ class WorkloadContext:
         """``(container path, requests, limits)`` with the raw (unparsed) mappings."""
         return self._sections
 
+    @cached_property
+    def extended_entries(self) -> list[tuple[tuple, str, str, Any]]:
+        """``(container path, "requests" | "limits", name, raw value)`` of every extended resource."""
+        out = []
+        for cpath, req, lim in self._sections:
+            for section, values in (("requests", req), ("limits", lim)):
+                for name, value in values.items():
+                    if isinstance(name, str) and resources.is_extended_resource(name):
+                        out.append((cpath, section, name, value))
+        return out
+
     def where_requested(self, resource: str) -> tuple:
         """Path of the first limits/requests key naming ``resource`` (the pod spec when none)."""
         for cpath, req, lim in self.resource_sections():
@@ -278,8 +290,9 @@ class WorkloadContext:
 
     # ---- findings ----
 
-    def finding(self, rule: str, severity: Severity, message: str, at: tuple, fix: str | None = None,
-                **extra: Any) -> Finding:
+    def finding(
+        self, rule: str, severity: Severity, message: str, at: tuple, fix: str | None = None, **extra: Any
+    ) -> Finding:
         """A finding of ``rule`` located at ``at`` (a path relative to the object)."""
         pos = yamlio.locate(self.root, (*self.base, *at)) if self.root is not None else None
         return Finding(
@@ -303,9 +316,15 @@ def workload_rules() -> tuple[ModuleType, ...]:
     return tuple(r.module for r in registry.family("gpupool.lint.rules") if hasattr(r.module, "check"))
 
 
-def check_workload(workload: Workload, pools: Sequence[PoolSpec] | PoolIndex | None = None, *,
-                   path: str | None = None, root: Any = None, base: tuple = (),
-                   ref: str | None = None) -> list[Finding]:
+def check_workload(
+    workload: Workload,
+    pools: Sequence[PoolSpec] | PoolIndex | None = None,
+    *,
+    path: str | None = None,
+    root: Any = None,
+    base: tuple = (),
+    ref: str | None = None,
+) -> list[Finding]:
     """Run every workload rule on one workload against ``pools``; findings carry file:line when ``root`` (the
     YAML document, with ``base`` the object's path in it) or the workload object itself has positions."""
     ctx = WorkloadContext(workload, as_index(pools), path=path, root=root, base=base, ref=ref or "")

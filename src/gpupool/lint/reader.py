@@ -36,6 +36,7 @@ from gpupool.k8s.workloads import iter_objects
 
 EXTENSIONS = (".yaml", ".yml", ".json")
 CONFIG_NAME = ".gpupool.yaml"  # gpupool's own config file is not a manifest
+IGNORE_ANNOTATION = "gpupool.io/ignore"
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 
@@ -80,6 +81,7 @@ class Source:
     binary: InputError | None = None
     unreadable: InputError | None = None
     too_large: InputError | None = None
+    has_ignores: bool = True  # the text mentions the gpupool.io/ignore annotation (else no need to look)
 
 
 # ---- fast path --------------------------------------------------------------------------------------
@@ -100,20 +102,29 @@ _CBase: Any = getattr(yaml, "CSafeLoader", None)
 
 
 if _CBase is not None:
-    _base_resolve = _CBase.resolve
+    # The implicit resolvers of PyYAML's Resolver (first character -> [(tag, regexp)]); no path resolvers.
+    _IMPLICIT: dict = _CBase.yaml_implicit_resolvers
+    _WILDCARD: list = list(_IMPLICIT.get(None, []))
 
     class _FastLoader(_CBase):  # type: ignore[misc,valid-type]
-        """libyaml's composer with a memo for plain-scalar tag resolution (no path resolvers are used)."""
+        """libyaml's composer with PyYAML's tag resolution inlined and memoised (the loader uses no path
+        resolvers, so the result depends on the scalar alone)."""
 
         def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
-            if kind is ScalarNode and implicit[0]:
+            if kind is ScalarNode:
+                if not implicit[0]:
+                    return _STR
                 tag = _RESOLVED.get(value)
                 if tag is None:
-                    tag = _base_resolve(self, kind, value, implicit)
-                    if len(_RESOLVED) < _RESOLVED_MAX:
+                    tag = _STR
+                    for t, regexp in _IMPLICIT.get(value[0] if value else "", []) + _WILDCARD:
+                        if regexp.match(value):
+                            tag = t
+                            break
+                    if len(_RESOLVED) < _RESOLVED_MAX and len(value) < 128:
                         _RESOLVED[value] = tag
                 return tag
-            return _base_resolve(self, kind, value, implicit)
+            return _SEQ if kind is SequenceNode else _MAP
 
         # Path resolvers are never used: make the two calls libyaml's composer makes for every node C-level
         # no-ops (a builtin is not bound as a method: ``operator.is_(parent, index)``, ``int()``).
@@ -158,6 +169,7 @@ def _build(node: Any, dups: list, depth: int) -> Any:
         d.line = m.line + 1
         d.col = m.column + 1
         kp = d.key_pos = {}
+        firsts: dict | None = None  # first line of keys seen more than once (yamlio reports the first one)
         for k, v in node.value:
             if k.__class__ is not ScalarNode:
                 raise _Fallback
@@ -170,7 +182,10 @@ def _build(node: Any, dups: list, depth: int) -> Any:
                 key = conv(k)
             km = k.start_mark
             if key in d:
-                dups.append(_Dup(str(key), km.line + 1, km.column + 1, kp[key][0]))
+                if firsts is None:
+                    firsts = {}
+                first = firsts.setdefault(key, kp[key][0])
+                dups.append(_Dup(str(key), km.line + 1, km.column + 1, first))
             if v.__class__ is ScalarNode and v.tag == _STR:
                 d[key] = v.value
             else:
@@ -244,6 +259,7 @@ def read_documents(path: str, text: str | None = None) -> Source:
             else:
                 src.unreadable = e
             return src
+    src.has_ignores = IGNORE_ANNOTATION in text
     fast = fast_documents(text, name)
     if fast is not None:
         src.documents = fast

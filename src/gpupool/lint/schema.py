@@ -78,8 +78,12 @@ def bundle_root() -> Path:
     """Where kubernetes-validate keeps its schemas (found without importing it: that costs 0.15 s)."""
     spec = importlib.util.find_spec("kubernetes_validate")
     if spec is None or not spec.submodule_search_locations:
-        raise InputError(None, None, "the kubernetes-validate package (schema bundle) is not installed",
-                         "pip install kubernetes-validate")
+        raise InputError(
+            None,
+            None,
+            "the kubernetes-validate package (schema bundle) is not installed",
+            "pip install kubernetes-validate",
+        )
     return Path(next(iter(spec.submodule_search_locations))) / "kubernetes-json-schema"
 
 
@@ -105,17 +109,28 @@ def resolve_version(text: str | None) -> str:
         return versions[-1]
     m = _VERSION_RE.match(str(text).strip())
     if not m:
-        raise InputError(None, None, f"Kubernetes version {text!r} is not a version like 1.33",
-                         f"bundled: {versions[0]} .. {versions[-1]}")
+        raise InputError(
+            None,
+            None,
+            f"Kubernetes version {text!r} is not a version like 1.33",
+            f"bundled: {versions[0]} .. {versions[-1]}",
+        )
     want = (int(m.group(1)), int(m.group(2)))
     have = [tuple(int(x) for x in v.split(".")) for v in versions]
     if want > have[-1]:
-        raise InputError(None, None, f"Kubernetes {want[0]}.{want[1]} is newer than the newest bundled schemas "
-                         f"({versions[-1]})", "upgrade kubernetes-validate, or pass an older -k")
+        raise InputError(
+            None,
+            None,
+            f"Kubernetes {want[0]}.{want[1]} is newer than the newest bundled schemas ({versions[-1]})",
+            "upgrade kubernetes-validate, or pass an older -k",
+        )
     older = [v for v, t in zip(versions, have, strict=True) if t <= want]
     if not older:
-        raise InputError(None, None, f"Kubernetes {want[0]}.{want[1]} is older than the oldest bundled schemas "
-                         f"({versions[0]})")
+        raise InputError(
+            None,
+            None,
+            f"Kubernetes {want[0]}.{want[1]} is older than the oldest bundled schemas ({versions[0]})",
+        )
     return older[-1]
 
 
@@ -203,7 +218,9 @@ class SchemaSet:
                 for g in d.get("x-kubernetes-group-version-kind") or ():
                     k = str(g.get("kind", ""))
                     if k:
-                        index.setdefault(k.lower(), set()).add((str(g.get("group", "")), str(g.get("version", "")), k))
+                        index.setdefault(k.lower(), set()).add(
+                            (str(g.get("group", "")), str(g.get("version", "")), k)
+                        )
             self._kinds = index
         return self._kinds
 
@@ -224,7 +241,9 @@ class SchemaSet:
         lower = kind.lower()
         name = f"{lower}-{prefix + '-' if prefix else ''}{version}.json"
         served = self.kind_index.get(lower, set())
-        if name in self.files_by_kind.get(lower, ()) and any(g == group and v == version for g, v, _ in served):
+        if name in self.files_by_kind.get(lower, ()) and any(
+            g == group and v == version for g, v, _ in served
+        ):
             schema = self._load(name)
             validator = jsonschema_rs.validator_for(schema, registry=self.registry, validate_formats=False)
             return Found(validator, schema, name, self.definitions)
@@ -233,15 +252,22 @@ class SchemaSet:
         if served:
             ordered = sorted(served, key=lambda gvk: (gvk[0], version_priority(gvk[1])))
             return NotServed(tuple(f"{g}/{v}" if g else v for g, v, _ in ordered))
-        kinds = sorted({k for entries in self.kind_index.values() for _, _, k in entries
-                        if not k.endswith("List") and k not in _META_KINDS})
+        kinds = sorted(
+            {
+                k
+                for entries in self.kind_index.values()
+                for _, _, k in entries
+                if not k.endswith("List") and k not in _META_KINDS
+            }
+        )
         close = difflib.get_close_matches(kind, kinds, n=1, cutoff=0.75)
         return NotServed((), close[0] if close else None)
 
 
 # Kinds every API group lists (meta types): not worth suggesting for a misspelt kind.
-_META_KINDS = frozenset({"DeleteOptions", "WatchEvent", "Status", "APIGroup", "APIResourceList", "APIVersions",
-                         "APIGroupList"})
+_META_KINDS = frozenset(
+    {"DeleteOptions", "WatchEvent", "Status", "APIGroup", "APIResourceList", "APIVersions", "APIGroupList"}
+)
 
 
 _SETS: dict[tuple[str, bool], SchemaSet] = {}
@@ -268,13 +294,28 @@ class SchemaProblem:
 
 
 # Fields whose values are maps with free-form keys: their keys print as ``[key]`` (Kubernetes field paths).
-_MAP_FIELDS = frozenset({"requests", "limits", "labels", "annotations", "nodeSelector", "matchLabels", "data",
-                         "stringData", "binaryData", "overhead", "capacity", "allocatable", "selector"})
+_MAP_FIELDS = frozenset(
+    {
+        "requests",
+        "limits",
+        "labels",
+        "annotations",
+        "nodeSelector",
+        "matchLabels",
+        "data",
+        "stringData",
+        "binaryData",
+        "overhead",
+        "capacity",
+        "allocatable",
+        "selector",
+    }
+)
 
 
 def format_path(path: tuple | list) -> str:
-    """``("spec", "containers", 0, "resources")`` -> ``spec.containers[0].resources``; map keys use Kubernetes'
-    bracket form: ``limits[nvidia.com/gpu]``, ``requests[cpu]``."""
+    """``("spec", "containers", 0, "resources")`` -> ``spec.containers[0].resources``; map keys use
+    Kubernetes' bracket form: ``limits[nvidia.com/gpu]``, ``requests[cpu]``."""
     out = ""
     prev: object = None
     for step in path:
@@ -335,9 +376,9 @@ def _walk_schema(found: Found, schema_path: list) -> Any:
     else:
         node = found.schema
     for step in steps:
-        if isinstance(node, dict) and step in node:
-            node = node[step]
-        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+        if (isinstance(node, dict) and step in node) or (
+            isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+        ):
             node = node[step]
         else:
             return None
@@ -381,8 +422,11 @@ def describe_errors(found: Found, errors: list) -> list[SchemaProblem]:
             continue
         ref = _schema_ref_name(schema_path)
         if kind in ("oneOf", "anyOf") and ref.endswith(("resource.Quantity", "intstr.IntOrString")):
-            what = "a quantity (a string such as \"500m\" or a number)" if ref.endswith("Quantity") else \
-                "an integer or a string"
+            what = (
+                'a quantity (a string such as "500m" or a number)'
+                if ref.endswith("Quantity")
+                else "an integer or a string"
+            )
             msg = f"{_at(path)}expected {what}, got {type_name(e.instance)}"
             if e.instance is not None and not isinstance(e.instance, (dict, list)):
                 msg += f" {show_value(e.instance)}"
@@ -400,7 +444,11 @@ def describe_errors(found: Found, errors: list) -> list[SchemaProblem]:
         elif kind == "enum":
             options = [o for o in detail.get("options", []) if o is not None]
             shown = ", ".join(show_value(o) for o in options[:12])
-            hint = _did_you_mean(str(e.instance), [str(o) for o in options]) if isinstance(e.instance, str) else ""
+            hint = (
+                _did_you_mean(str(e.instance), [str(o) for o in options])
+                if isinstance(e.instance, str)
+                else ""
+            )
             msg = f"{_at(path)}{show_value(e.instance)} is not one of {shown}{hint}"
             problem = SchemaProblem("GP204", msg, path)
         else:

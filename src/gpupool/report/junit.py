@@ -25,7 +25,11 @@ def _clean(text: str) -> str:
 
 def _line(f: Finding) -> str:
     where = f.location()
-    text = f"{where}: {f.severity.value} {f.rule} {f.message}" if where else f"{f.severity.value} {f.rule} {f.message}"
+    text = (
+        f"{where}: {f.severity.value} {f.rule} {f.message}"
+        if where
+        else f"{f.severity.value} {f.rule} {f.message}"
+    )
     if f.fix:
         text += f"\n    fix: {f.fix}"
     return _clean(text)
@@ -35,8 +39,9 @@ def _is_file_level(obj: str) -> bool:
     return obj == "file" or obj.startswith("document at line")
 
 
-def to_junit(findings: Iterable[Finding], objects: Iterable[tuple[str, str, str]],
-             name: str = "gpupool lint") -> str:
+def to_junit(
+    findings: Iterable[Finding], objects: Iterable[tuple[str, str, str]], name: str = "gpupool lint"
+) -> str:
     """``objects``: (path, object, status) for every object seen (``LintResult.objects``)."""
     by_obj: dict[tuple[str, str], list[Finding]] = defaultdict(list)
     for f in sorted(findings, key=sort_key):

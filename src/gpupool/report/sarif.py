@@ -69,8 +69,12 @@ def _result(f: Finding, index: dict[str, int]) -> dict[str, Any]:
     return res
 
 
-def to_sarif(findings: Iterable[Finding], rules: Iterable[RuleInfo], tool_name: str = "gpupool",
-             base_dir: Path | None = None) -> dict[str, Any]:
+def to_sarif(
+    findings: Iterable[Finding],
+    rules: Iterable[RuleInfo],
+    tool_name: str = "gpupool",
+    base_dir: Path | None = None,
+) -> dict[str, Any]:
     rule_list = list(rules)
     index = {r.id: i for i, r in enumerate(rule_list)}
     base = (base_dir or Path.cwd()).resolve()

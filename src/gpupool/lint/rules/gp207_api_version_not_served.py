@@ -27,4 +27,6 @@ from gpupool.findings import Severity
 ID = "GP207"
 NAME = "api-version-not-served"
 SEVERITY = Severity.ERROR
-SUMMARY = "A built-in kind/apiVersion that the selected Kubernetes version does not serve (removed or misspelt)."
+SUMMARY = (
+    "A built-in kind/apiVersion that the selected Kubernetes version does not serve (removed or misspelt)."
+)

@@ -59,8 +59,10 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
                 if try_quantity(value) is None:
                     at = (*cpath, "resources", section, name)
                     yield ctx.finding(
-                        ID, SEVERITY,
-                        f"{format_path(at)}: Invalid value: {show_value(safe(str(value)))}: quantities must match the "
+                        ID,
+                        SEVERITY,
+                        f"{format_path(at)}: Invalid value: {show_value(safe(str(value)))}: "
+                        "quantities must match the "
                         f"regular expression {_REGEX}",
                         at,
                         fix="write a number with an optional suffix, e.g. 500m, 2, 16Gi",

@@ -54,8 +54,10 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
                 at = (*cpath, "resources", "requests", name)
                 value = safe(str(req[name]))
                 yield ctx.finding(
-                    ID, SEVERITY,
-                    f"{format_path((*cpath, 'resources', 'limits'))}: Required value: Limit must be set for non "
+                    ID,
+                    SEVERITY,
+                    f"{format_path((*cpath, 'resources', 'limits'))}: Required value: Limit must "
+                    "be set for non "
                     f"overcommitable resources ({safe(name)} is requested but has no limit)",
                     at,
                     fix=f"move it to limits: {{{safe(name)}: {value}}} (a limit alone also sets the request)",

@@ -53,9 +53,11 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
                 continue
             at = (*cpath, "resources", "requests", name)
             yield ctx.finding(
-                ID, SEVERITY,
-                f"{format_path((*cpath, 'resources', 'requests'))}: Invalid value: \"{format_quantity(r)}\": "
+                ID,
+                SEVERITY,
+                f'{format_path((*cpath, "resources", "requests"))}: Invalid value: "{format_quantity(r)}": '
                 f"must be equal to {safe(name)} limit of {format_quantity(limit)}",
                 at,
-                fix=f"remove the request of {safe(name)} (the limit sets it) or make both {format_quantity(limit)}",
+                fix=f"remove the request of {safe(name)} (the limit sets it) or make both "
+                f"{format_quantity(limit)}",
             )

@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING
 
 from gpupool.findings import Finding, Severity
 from gpupool.k8s.quantity import format_quantity, try_quantity
-from gpupool.k8s.resources import is_extended_resource
 from gpupool.lint.schema import format_path
 
 if TYPE_CHECKING:
@@ -44,24 +43,21 @@ SUMMARY = "A GPU/extended resource count that is not a non-negative integer (the
 
 
 def check(ctx: WorkloadContext) -> Iterator[Finding]:
-    for cpath, req, lim in ctx.resource_sections():
-        for section, values in (("requests", req), ("limits", lim)):
-            for name, value in values.items():
-                if not (isinstance(name, str) and is_extended_resource(name)):
-                    continue
-                q = try_quantity(value)
-                if q is None:
-                    continue  # not a quantity at all: GP212
-                at = (*cpath, "resources", section, name)
-                if q < 0:
-                    why = "must be greater than or equal to 0"
-                elif q.denominator != 1:
-                    why = "must be an integer"
-                else:
-                    continue
-                yield ctx.finding(
-                    ID, SEVERITY,
-                    f"{format_path(at)}: Invalid value: \"{format_quantity(q)}\": {why}",
-                    at,
-                    fix="request whole devices; to share a GPU use a time-sliced or MIG pool",
-                )
+    for cpath, section, name, value in ctx.extended_entries:
+        q = value if type(value) is int else try_quantity(value)
+        if q is None:
+            continue  # not a quantity at all: GP212
+        if q < 0:
+            why = "must be greater than or equal to 0"
+        elif q.denominator != 1:
+            why = "must be an integer"
+        else:
+            continue
+        at = (*cpath, "resources", section, name)
+        yield ctx.finding(
+            ID,
+            SEVERITY,
+            f'{format_path(at)}: Invalid value: "{format_quantity(q)}": {why}',
+            at,
+            fix="request whole devices; to share a GPU use a time-sliced or MIG pool",
+        )

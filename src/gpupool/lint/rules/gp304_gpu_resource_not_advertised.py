@@ -60,8 +60,10 @@ def _hint(resource: str, views: list[PoolView]) -> str:
             return f"MIG strategy Mixed on pool {v.name} advertises per-profile names, not nvidia.com/gpu"
         if resource.startswith("nvidia.com/mig-") and g.instance_profile:
             if g.effective_mig_strategy != "Mixed":
-                return (f"pool {v.name} uses MIG strategy {g.effective_mig_strategy}, which advertises "
-                        "nvidia.com/gpu")
+                return (
+                    f"pool {v.name} uses MIG strategy {g.effective_mig_strategy}, which advertises "
+                    "nvidia.com/gpu"
+                )
             return f"pool {v.name} partitions every GPU with {g.instance_profile}"
         if resource.startswith("nvidia.com/mig-") and v.is_gpu:
             return f"pool {v.name} has no MIG profile"
@@ -95,7 +97,8 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
     if not missing and len(ctx.requests) > 1 and not any(f.offers_all for f in ctx.fits):
         wanted = ", ".join(sorted(ctx.requests))
         yield ctx.finding(
-            ID, SEVERITY,
+            ID,
+            SEVERITY,
             f"requests {wanted}, but no single pool advertises all of them (a pod runs on one node)",
             ctx.where_requested(sorted(ctx.requests)[0]),
             fix="split the pod, or request only the resources one pool advertises",

@@ -54,7 +54,7 @@ SEVERITY = Severity.ERROR
 SUMMARY = "The GPU pod does not tolerate a NoSchedule/NoExecute taint of any pool that offers its GPUs."
 
 
-def _taint_text(t) -> str:  # noqa: ANN001 - Taint
+def _taint_text(t) -> str:
     return f"{{{t.key}: {t.value}}}" if t.value else f"{{{t.key}: }}"
 
 
@@ -71,7 +71,9 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
         parts.append(f"{taints} of pool {f.view.name}")
     best = min(candidates, key=lambda f: len(f.untolerated))
     shown = ", ".join(_taint_text(t) for t in best.untolerated)
-    msg = (f"requests {wanted} but does not tolerate taint {'; '.join(parts)}: the pod stays Pending "
-           f"(\"node(s) had untolerated taint {shown}\")")
+    msg = (
+        f"requests {wanted} but does not tolerate taint {'; '.join(parts)}: the pod stays Pending "
+        f'("node(s) had untolerated taint {shown}")'
+    )
     fix = "add to the pod's tolerations: " + "; ".join(format_toleration(t) for t in best.untolerated)
     yield ctx.finding(ID, SEVERITY, msg, ctx.spec_key("tolerations"), fix=fix, pool=best.view.name)

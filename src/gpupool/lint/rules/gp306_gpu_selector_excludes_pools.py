@@ -54,14 +54,20 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
     sel = ctx.pod_spec.get("nodeSelector")
     what = []
     if isinstance(sel, dict) and sel:
-        what.append("nodeSelector {" + ", ".join(f"{safe(str(k))}: {safe(str(v))}" for k, v in sel.items()) + "}")
+        what.append(
+            "nodeSelector {" + ", ".join(f"{safe(str(k))}: {safe(str(v))}" for k, v in sel.items()) + "}"
+        )
     if ctx.pod_spec.get("affinity"):
         what.append("required node affinity")
     selected = [f.view.name for f in ctx.fits if f.selector_ok]
-    msg = (f"{' and '.join(what) or 'node selection'} excludes every pool that advertises {wanted} "
-           f"({', '.join(f.view.name for f in offering)})")
+    msg = (
+        f"{' and '.join(what) or 'node selection'} excludes every pool that advertises {wanted} "
+        f"({', '.join(f.view.name for f in offering)})"
+    )
     msg += f"; it selects only {', '.join(selected)}" if selected else "; it selects no pool at all"
     target = offering[0].view
-    fix = (f"select pool {target.name}, e.g. nodeSelector {{kubernetes.azure.com/agentpool: {target.name}}}, "
-           "or relax the affinity")
+    fix = (
+        f"select pool {target.name}, e.g. nodeSelector {{kubernetes.azure.com/agentpool: {target.name}}}, "
+        "or relax the affinity"
+    )
     yield ctx.finding(ID, SEVERITY, msg, ctx.spec_key("nodeSelector", "affinity"), fix=fix, pool=target.name)

@@ -53,12 +53,20 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
     if any(all(q <= v.resources.get(r, 0) for r, q in ctx.requests.items()) for v in eligible):
         return
     # The resource that overshoots most, against the biggest node.
-    r, q = max(ctx.requests.items(), key=lambda kv: kv[1] / max(1, max(v.resources.get(kv[0], 0)
-                                                                       for v in eligible)))
+    r, q = max(
+        ctx.requests.items(), key=lambda kv: kv[1] / max(1, max(v.resources.get(kv[0], 0) for v in eligible))
+    )
     biggest = max(eligible, key=lambda v: v.resources.get(r, 0))
     have = biggest.resources.get(r, 0)
-    msg = (f"requests {format_quantity(q)} {r} per pod, but one node of {biggest.describe()} has {have}: "
-           f"the pod stays Pending (\"Insufficient {r}\") and the autoscaler cannot help")
-    yield ctx.finding(ID, SEVERITY, msg, ctx.where_requested(r),
-                      fix=f"request at most {have} {r} per pod, or use a VM size with more GPUs",
-                      pool=biggest.name)
+    msg = (
+        f"requests {format_quantity(q)} {r} per pod, but one node of {biggest.describe()} has {have}: "
+        f'the pod stays Pending ("Insufficient {r}") and the autoscaler cannot help'
+    )
+    yield ctx.finding(
+        ID,
+        SEVERITY,
+        msg,
+        ctx.where_requested(r),
+        fix=f"request at most {have} {r} per pod, or use a VM size with more GPUs",
+        pool=biggest.name,
+    )

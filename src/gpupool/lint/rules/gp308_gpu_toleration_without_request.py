@@ -56,7 +56,15 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
                 at = (*ctx.spec_path, "tolerations", i)
                 break
     pools = ", ".join(f"{f.view.name} ({', '.join(str(t) for t in f.view.hard_taints)})" for f in hits[:3])
-    msg = (f"tolerates the taints of GPU pool {pools} but requests no GPU: it may be scheduled onto a GPU "
-           "node, use its CPU and memory and keep it from scaling down")
-    yield ctx.finding(ID, SEVERITY, msg, at,
-                      fix="remove the toleration, or request the GPU the pod needs", pool=hits[0].view.name)
+    msg = (
+        f"tolerates the taints of GPU pool {pools} but requests no GPU: it may be scheduled onto a GPU "
+        "node, use its CPU and memory and keep it from scaling down"
+    )
+    yield ctx.finding(
+        ID,
+        SEVERITY,
+        msg,
+        at,
+        fix="remove the toleration, or request the GPU the pod needs",
+        pool=hits[0].view.name,
+    )

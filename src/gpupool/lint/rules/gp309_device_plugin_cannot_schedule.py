@@ -68,21 +68,25 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
             continue
         if not f.selector_ok:
             yield ctx.finding(
-                ID, SEVERITY,
-                f"device plugin DaemonSet: its nodeSelector/required node affinity excludes GPU {f.view.describe()}"
+                ID,
+                SEVERITY,
+                "device plugin DaemonSet: its nodeSelector/required node affinity excludes GPU "
+                f"{f.view.describe()}"
                 ": no nvidia.com/gpu is advertised there and GPU pods stay Pending",
                 ctx.spec_key("nodeSelector", "affinity"),
                 fix=f"let it select pool {f.view.name} (its labels include kubernetes.azure.com/agentpool="
-                    f"{f.view.name}, kubernetes.azure.com/accelerator=nvidia)",
+                f"{f.view.name}, kubernetes.azure.com/accelerator=nvidia)",
                 pool=f.view.name,
             )
         elif f.untolerated:
             taints = ", ".join(str(t) for t in f.untolerated)
             yield ctx.finding(
-                ID, SEVERITY,
+                ID,
+                SEVERITY,
                 f"device plugin DaemonSet does not tolerate taint {taints} of GPU {f.view.describe()}: no "
                 "nvidia.com/gpu is advertised there and GPU pods stay Pending",
                 ctx.spec_key("tolerations"),
-                fix="add to the DaemonSet's tolerations: " + "; ".join(format_toleration(t) for t in f.untolerated),
+                fix="add to the DaemonSet's tolerations: "
+                + "; ".join(format_toleration(t) for t in f.untolerated),
                 pool=f.view.name,
             )

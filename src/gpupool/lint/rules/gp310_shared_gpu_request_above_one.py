@@ -33,8 +33,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from gpupool.findings import Finding, Severity
-from gpupool.k8s.quantity import format_quantity
-from gpupool.k8s.quantity import try_quantity
+from gpupool.k8s.quantity import format_quantity, try_quantity
 
 if TYPE_CHECKING:
     from gpupool.lint.gpu import WorkloadContext
@@ -49,7 +48,9 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
     if not ctx.requests or not ctx.views:
         return
     eligible = [f.view for f in ctx.fits if f.eligible]
-    if not any(v.time_slicing is not None and v.time_slicing.fail_requests_greater_than_one for v in eligible):
+    if not any(
+        v.time_slicing is not None and v.time_slicing.fail_requests_greater_than_one for v in eligible
+    ):
         return
     for cpath, req, lim in ctx.resource_sections():
         for r in ctx.requests:  # the pod's GPU resources; a container's request defaults to its limit
@@ -58,18 +59,23 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
             if q is None or q <= 1:
                 continue
             serving = [v for v in eligible if v.resources.get(r, 0) > 0]
-            strict = [v for v in serving
-                      if v.time_slicing is not None and v.time_slicing.fail_requests_greater_than_one]
+            strict = [
+                v
+                for v in serving
+                if v.time_slicing is not None and v.time_slicing.fail_requests_greater_than_one
+            ]
             if not strict:
                 continue
             severity = SEVERITY if len(strict) == len(serving) else Severity.WARNING
             names = ", ".join(v.name for v in strict)
             section = "limits" if r in lim else "requests"
             yield ctx.finding(
-                ID, severity,
+                ID,
+                severity,
                 f"requests {format_quantity(q)} {r} in one container on time-sliced pool {names} with "
-                f"failRequestsGreaterThanOne: the pod fails admission (\"request for '{r}: {format_quantity(q)}' "
-                "too large: maximum request size for shared resources is 1\")",
+                f"failRequestsGreaterThanOne: the pod fails admission (\"request for '{r}: "
+                f"{format_quantity(q)}' "
+                'too large: maximum request size for shared resources is 1")',
                 (*cpath, "resources", section, r),
                 fix="request 1 shared GPU per container, or use a pool without time-slicing",
                 pool=strict[0].name,

@@ -124,17 +124,33 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
         native = _newest_native(driver) or "none"
         image = safe(str(c.get("image")), 100)
         if level == "unsupported":
-            msg = (f"image {image} needs CUDA {cuda}, but pool {pool}'s NVIDIA driver {driver} supports CUDA up to "
-                   f"{native} (and not {cuda.split('.')[0]}.x even under minor-version compatibility): the container "
-                   "fails with \"CUDA driver version is insufficient for CUDA runtime version\"")
+            msg = (
+                f"image {image} needs CUDA {cuda}, but pool {pool}'s NVIDIA driver {driver} "
+                "supports CUDA up to "
+                f"{native} (and not {cuda.split('.')[0]}.x even under minor-version "
+                "compatibility): the container "
+                'fails with "CUDA driver version is insufficient for CUDA runtime version"'
+            )
             severity = Severity.ERROR
         elif level == "minor-compat":
-            msg = (f"image {image} is CUDA {cuda}, newer than pool {pool}'s NVIDIA driver {driver} supports natively "
-                   f"(up to {native}): it runs only under CUDA minor-version compatibility (no JIT of newer PTX)")
+            msg = (
+                f"image {image} is CUDA {cuda}, newer than pool {pool}'s NVIDIA driver {driver} "
+                "supports natively "
+                f"(up to {native}): it runs only under CUDA minor-version compatibility (no JIT of newer PTX)"
+            )
             severity = Severity.WARNING
         else:
-            msg = (f"image {image} is CUDA {cuda}, newer than any CUDA toolkit gpupool knows; pool {pool}'s NVIDIA "
-                   f"driver {driver} supports CUDA up to {native} natively")
+            msg = (
+                f"image {image} is CUDA {cuda}, newer than any CUDA toolkit gpupool knows; pool "
+                f"{pool}'s NVIDIA "
+                f"driver {driver} supports CUDA up to {native} natively"
+            )
             severity = Severity.WARNING
-        yield ctx.finding(ID, severity, msg, (*cpath, "image"),
-                          fix=f"use a CUDA {native} image, or a pool whose driver supports CUDA {cuda}", pool=pool)
+        yield ctx.finding(
+            ID,
+            severity,
+            msg,
+            (*cpath, "image"),
+            fix=f"use a CUDA {native} image, or a pool whose driver supports CUDA {cuda}",
+            pool=pool,
+        )
