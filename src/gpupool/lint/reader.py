@@ -7,12 +7,6 @@
 - :func:`read_documents` parses one source into :mod:`gpupool.yamlio` documents (``LineDict``/``LineList``
   with positions, duplicate keys recorded) and keeps the documents before a syntax error; a ``.json`` file
   that YAML cannot read (JSON allows tab indentation, YAML does not) is read as JSON, without positions.
-- :func:`fast_documents` is lint's fast path for the common case, ~2x faster than ``yamlio``'s loader:
-  libyaml composes the node tree in C (with a cached scalar resolver) and one tight function builds the
-  same ``LineDict``/``LineList`` values. Anything unusual (anchors or aliases anywhere in the text, merge
-  keys, explicit tags, non-scalar keys, deep nesting, very large files, a syntax error) falls back to
-  ``yamlio`` for the whole file, so results, limits and messages are exactly ``yamlio``'s (a property test
-  checks the two agree).
 - :func:`objects` expands ``kind: List`` (and ``*List``) documents into their items with
   :func:`gpupool.k8s.workloads.iter_objects`.
 """
@@ -20,15 +14,11 @@
 from __future__ import annotations
 
 import json
-import operator
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import yaml
-from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from gpupool import yamlio
 from gpupool.errors import InputError
@@ -84,161 +74,6 @@ class Source:
     has_ignores: bool = True  # the text mentions the gpupool.io/ignore annotation (else no need to look)
 
 
-# ---- fast path --------------------------------------------------------------------------------------
-
-_STR = "tag:yaml.org,2002:str"
-_MAP = "tag:yaml.org,2002:map"
-_SEQ = "tag:yaml.org,2002:seq"
-_FAST_MAX_CHARS = 2_000_000  # below this a document cannot reach yamlio.MAX_EXPANDED_NODES without aliases
-_RESOLVED: dict[str, str] = {}
-_RESOLVED_MAX = 100_000
-
-
-class _Fallback(Exception):
-    """Something the fast path does not handle: let yamlio read the file."""
-
-
-_CBase: Any = getattr(yaml, "CSafeLoader", None)
-
-
-if _CBase is not None:
-    # The implicit resolvers of PyYAML's Resolver (first character -> [(tag, regexp)]); no path resolvers.
-    _IMPLICIT: dict = _CBase.yaml_implicit_resolvers
-    _WILDCARD: list = list(_IMPLICIT.get(None, []))
-
-    class _FastLoader(_CBase):  # type: ignore[misc,valid-type]
-        """libyaml's composer with PyYAML's tag resolution inlined and memoised (the loader uses no path
-        resolvers, so the result depends on the scalar alone)."""
-
-        def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
-            if kind is ScalarNode:
-                if not implicit[0]:
-                    return _STR
-                tag = _RESOLVED.get(value)
-                if tag is None:
-                    tag = _STR
-                    for t, regexp in _IMPLICIT.get(value[0] if value else "", []) + _WILDCARD:
-                        if regexp.match(value):
-                            tag = t
-                            break
-                    if len(_RESOLVED) < _RESOLVED_MAX and len(value) < 128:
-                        _RESOLVED[value] = tag
-                return tag
-            return _SEQ if kind is SequenceNode else _MAP
-
-        # Path resolvers are never used: make the two calls libyaml's composer makes for every node C-level
-        # no-ops (a builtin is not bound as a method: ``operator.is_(parent, index)``, ``int()``).
-        descend_resolver = operator.is_
-        ascend_resolver = int
-
-
-_K = yaml.constructor.SafeConstructor()
-_BOOL = _K.bool_values
-
-
-def _int(node: Any) -> int:
-    v = node.value
-    if v.isdigit() and (v[0] != "0" or v == "0"):
-        return int(v)
-    return _K.construct_yaml_int(node)
-
-
-_SCALARS = {
-    "tag:yaml.org,2002:int": _int,
-    "tag:yaml.org,2002:bool": lambda n: _BOOL[n.value.lower()],
-    "tag:yaml.org,2002:null": lambda n: None,
-    "tag:yaml.org,2002:float": _K.construct_yaml_float,
-    # Kubernetes keeps timestamps as strings; "=" is a plain string too (as yamlio does).
-    "tag:yaml.org,2002:timestamp": lambda n: n.value,
-    "tag:yaml.org,2002:value": lambda n: n.value,
-}
-_new_dict = dict.__new__
-_new_list = list.__new__
-_LineDict = yamlio.LineDict
-_LineList = yamlio.LineList
-_Dup = yamlio.DuplicateKey
-
-
-def _build(node: Any, dups: list, depth: int) -> Any:
-    cls = node.__class__
-    if cls is MappingNode:
-        if node.tag != _MAP or depth >= yamlio.MAX_DEPTH:
-            raise _Fallback
-        d = _new_dict(_LineDict)
-        m = node.start_mark
-        d.line = m.line + 1
-        d.col = m.column + 1
-        kp = d.key_pos = {}
-        firsts: dict | None = None  # first line of keys seen more than once (yamlio reports the first one)
-        for k, v in node.value:
-            if k.__class__ is not ScalarNode:
-                raise _Fallback
-            if k.tag == _STR:
-                key = k.value
-            else:
-                conv = _SCALARS.get(k.tag)
-                if conv is None:
-                    raise _Fallback
-                key = conv(k)
-            km = k.start_mark
-            if key in d:
-                if firsts is None:
-                    firsts = {}
-                first = firsts.setdefault(key, kp[key][0])
-                dups.append(_Dup(str(key), km.line + 1, km.column + 1, first))
-            if v.__class__ is ScalarNode and v.tag == _STR:
-                d[key] = v.value
-            else:
-                d[key] = _build(v, dups, depth + 1)
-            kp[key] = (km.line + 1, km.column + 1)
-        return d
-    if cls is SequenceNode:
-        if node.tag != _SEQ or depth >= yamlio.MAX_DEPTH:
-            raise _Fallback
-        out = _new_list(_LineList)
-        m = node.start_mark
-        out.line = m.line + 1
-        out.col = m.column + 1
-        ip = out.item_pos = []
-        for item in node.value:
-            if item.__class__ is ScalarNode and item.tag == _STR:
-                out.append(item.value)
-            else:
-                out.append(_build(item, dups, depth + 1))
-            im = item.start_mark
-            ip.append((im.line + 1, im.column + 1))
-        return out
-    if cls is ScalarNode:
-        if node.tag == _STR:
-            return node.value
-        conv = _SCALARS.get(node.tag)
-        if conv is None:
-            raise _Fallback
-        return conv(node)
-    raise _Fallback
-
-
-def fast_documents(text: str, path: str) -> list[yamlio.Document] | None:
-    """The documents of ``text`` as yamlio would load them, or None when the fast path does not apply."""
-    if _CBase is None or len(text) > _FAST_MAX_CHARS or "&" in text:
-        return None
-    loader = _FastLoader(text)
-    docs: list[yamlio.Document] = []
-    try:
-        index = 0
-        while loader.check_node():
-            node = loader.get_node()
-            dups: list = []
-            data = _build(node, dups, 0)
-            docs.append(yamlio.Document(path, index, node.start_mark.line + 1, data, dups))
-            index += 1
-    except (_Fallback, yaml.YAMLError, RecursionError):
-        return None
-    finally:
-        loader.dispose()
-    return docs
-
-
 def read_text(path: str) -> str:
     return yamlio.read_text(path)
 
@@ -260,10 +95,6 @@ def read_documents(path: str, text: str | None = None) -> Source:
                 src.unreadable = e
             return src
     src.has_ignores = IGNORE_ANNOTATION in text
-    fast = fast_documents(text, name)
-    if fast is not None:
-        src.documents = fast
-        return src
     try:
         for doc in yamlio.iter_documents(text, name):
             src.documents.append(doc)
