@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 
 from gpupool.lint.engine import LintOptions, lint_text
+from gpupool.render import manifests
 from gpupool.spec import load_pools
 from support import EXAMPLES, make_pool
-
-manifests = pytest.importorskip("gpupool.render.manifests")
 
 TAINT = ["sku=gpu:NoSchedule"]
 MATRIX = {
@@ -57,3 +56,23 @@ def test_rendered_manifests_lint_clean_against_their_pool(name: str) -> None:
     ]
     assert not loud, "\n".join(loud)
     assert result.summary["resources"] == len(docs) and result.summary["invalid"] == 0
+
+
+def test_rendered_manifests_of_several_pools_lint_clean_together(tmp_path) -> None:
+    """One device plugin DaemonSet per pool: linted against all pools at once, none is faulted for the pools
+    it leaves to its siblings."""
+    from gpupool.render import write_all
+
+    pools = [p for name, p in MATRIX.items() if "/" in name]
+    names = [p.name for p in pools]
+    assert len(names) == len(set(names)) >= 3
+    write_all(pools, tmp_path / "out", formats=("k8s",))
+    result = lint_paths_all(tmp_path / "out" / "k8s", pools)
+    loud = [f"{f.location()} {f.rule}: {f.message}" for f in result.findings if f.severity.value != "info"]
+    assert not loud, "\n".join(loud)
+
+
+def lint_paths_all(root, pools):
+    from gpupool.lint.engine import lint_paths
+
+    return lint_paths([str(root)], pools=pools, options=LintOptions())

@@ -52,7 +52,9 @@ def register(app: typer.Typer) -> None:
     @app.command("render")
     @guard
     def render(
-        spec: str = typer.Argument(..., help="Pool spec file (YAML, GpuNodePool/NodePool); - for stdin."),
+        specs: list[str] = typer.Argument(
+            ..., metavar="SPEC...", help="Pool spec files (YAML, GpuNodePool/NodePool); - for stdin."
+        ),
         output: Path = typer.Option(..., "--output", "-o", help="Output directory."),
         fmt: list[str] | None = typer.Option(
             None, "--format", "-f",
@@ -61,22 +63,22 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Write into a non-empty directory, replacing "
                                                            "the files of a previous render."),
     ) -> None:
-        """Render the pools of SPEC: az CLI script, ARM templates, Terraform and Kubernetes manifests.
+        """Render the pools of the specs: az CLI script, ARM templates, Terraform and Kubernetes manifests.
 
         Nothing is written when the spec has design errors (exit 1). Writing is atomic.
         """
         from gpupool.render import write_all
         from gpupool.report.text import console, print_findings
-        from gpupool.spec import load_pools
+        from gpupool.spec import load_many
 
         formats = parse_formats(fmt)
-        pools = load_pools(spec)
+        pools = load_many(specs)
         findings = run_checks(pools)
         if has_errors(findings):
             con = console(sys.stdout)
             print_findings(findings, con)
             n = sum(1 for f in findings if f.severity is Severity.ERROR)
-            typer.echo(f"gpupool: {n} error(s) in {spec}; nothing rendered", err=True)
+            typer.echo(f"gpupool: {n} error(s) in {', '.join(specs)}; nothing rendered", err=True)
             raise typer.Exit(1)
         if findings:
             print_findings(findings, console(sys.stderr))

@@ -1,7 +1,7 @@
 """Inputs of ``gpupool lint``: which files, and the documents and objects in them.
 
 - :func:`discover` expands the command line: files as given, directories recursively (``*.yaml``,
-  ``*.yml``, ``*.json``; hidden directories such as ``.git`` and ``.gpupool.yaml`` are skipped), ``-`` for
+  ``*.yml``, ``*.json``; hidden directories and files such as ``.git`` and ``.gpupool.yaml`` are skipped), ``-`` for
   standard input. A path
   that does not exist is bad usage (:class:`~gpupool.errors.InputError`, exit 2).
 - :func:`read_documents` parses one source into :mod:`gpupool.yamlio` documents (``LineDict``/``LineList``
@@ -25,7 +25,6 @@ from gpupool.errors import InputError
 from gpupool.k8s.workloads import iter_objects
 
 EXTENSIONS = (".yaml", ".yml", ".json")
-CONFIG_NAME = ".gpupool.yaml"  # gpupool's own config file is not a manifest
 IGNORE_ANNOTATION = "gpupool.io/ignore"
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -52,7 +51,7 @@ def discover(paths: list[str] | tuple[str, ...]) -> list[str]:
             for root, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for name in sorted(files):
-                    if name.lower().endswith(EXTENSIONS) and name != CONFIG_NAME:
+                    if name.lower().endswith(EXTENSIONS) and not name.startswith("."):
                         add(os.path.join(root, name))
         elif path.exists():
             add(p)

@@ -2,11 +2,13 @@
 
 What it checks
   With pools given: a DaemonSet with a ``k8s-device-plugin`` image (the NVIDIA device plugin, also used by
-  GPU Feature Discovery) must tolerate every ``NoSchedule``/``NoExecute`` taint of each GPU pool that needs a
-  self-deployed plugin (driver installed by AKS, not the managed GPU preview, not driver ``None`` with the
-  GPU Operator), and its nodeSelector/affinity must accept that pool's node labels. The upstream manifest
-  tolerates ``nvidia.com/gpu``, not the ``sku=gpu`` taint of the AKS docs; upstream GFD requires NFD labels
-  (``feature.node.kubernetes.io/pci-10de.present``) that AKS nodes do not have.
+  GPU Feature Discovery) must tolerate every ``NoSchedule``/``NoExecute`` taint of each GPU pool its
+  nodeSelector/affinity selects among those that need a self-deployed plugin (driver installed by AKS, not
+  the managed GPU preview, not driver ``None`` with the GPU Operator); and it must select at least one of
+  them. A DaemonSet scoped to one pool (as ``gpupool render`` writes one per pool, since pools differ in MIG
+  strategy and sharing config) is not faulted for the pools it leaves to another DaemonSet. The upstream
+  manifest tolerates ``nvidia.com/gpu``, not the ``sku=gpu`` taint of the AKS docs; upstream GFD requires NFD
+  labels (``feature.node.kubernetes.io/pci-10de.present``) that AKS nodes do not have, so it selects none.
 
 Why
   Without the plugin on the node, ``nvidia.com/gpu`` never appears in the node's capacity and every GPU pod
@@ -63,22 +65,22 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
         return
     if not any(is_device_plugin_image(c.get("image")) for _, c in ctx.containers()):
         return
-    for f in ctx.fits:
-        if f.view.plugin != "self-managed":
-            continue
-        if not f.selector_ok:
-            yield ctx.finding(
-                ID,
-                SEVERITY,
-                "device plugin DaemonSet: its nodeSelector/required node affinity excludes GPU "
-                f"{f.view.describe()}"
-                ": no nvidia.com/gpu is advertised there and GPU pods stay Pending",
-                ctx.spec_key("nodeSelector", "affinity"),
-                fix=f"let it select pool {f.view.name} (its labels include kubernetes.azure.com/agentpool="
-                f"{f.view.name}, kubernetes.azure.com/accelerator=nvidia)",
-                pool=f.view.name,
-            )
-        elif f.untolerated:
+    needing = [f for f in ctx.fits if f.view.plugin == "self-managed"]
+    selected = [f for f in needing if f.selector_ok]
+    if needing and not selected:
+        names = ", ".join(f.view.describe() for f in needing)
+        yield ctx.finding(
+            ID,
+            SEVERITY,
+            f"device plugin DaemonSet: its nodeSelector/required node affinity selects none of the GPU pools "
+            f"that need it ({names}): no nvidia.com/gpu is advertised there and GPU pods stay Pending",
+            ctx.spec_key("nodeSelector", "affinity"),
+            fix=f"select the pool, e.g. nodeSelector kubernetes.azure.com/agentpool: {needing[0].view.name} "
+            "(or kubernetes.azure.com/accelerator: nvidia for every NVIDIA pool)",
+            pool=needing[0].view.name,
+        )
+    for f in selected:
+        if f.untolerated:
             taints = ", ".join(str(t) for t in f.untolerated)
             yield ctx.finding(
                 ID,
