@@ -1,9 +1,9 @@
 """Inputs of ``gpupool lint``: which files, and the documents and objects in them.
 
 - :func:`discover` expands the command line: files as given, directories recursively (``*.yaml``,
-  ``*.yml``, ``*.json``; hidden directories and files such as ``.git`` and ``.gpupool.yaml`` are skipped), ``-`` for
-  standard input. A path
-  that does not exist is bad usage (:class:`~gpupool.errors.InputError`, exit 2).
+  ``*.yml``, ``*.json``; hidden directories and files such as ``.git`` and ``.gpupool.yaml`` are skipped),
+  ``-`` for standard input. A path that does not exist is bad usage (:class:`~gpupool.errors.InputError`,
+  exit 2).
 - :func:`read_documents` parses one source into :mod:`gpupool.yamlio` documents (``LineDict``/``LineList``
   with positions, duplicate keys recorded) and keeps the documents before a syntax error; a ``.json`` file
   that YAML cannot read (JSON allows tab indentation, YAML does not) is read as JSON, without positions.
