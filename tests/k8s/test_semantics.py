@@ -249,3 +249,17 @@ def test_non_workloads_and_lists():
     }
     got = list(workloads.iter_objects(lst))
     assert [p for _, p in got] == [("items", 0), ("items", 1, "items", 0)]
+
+
+def test_custom_resource_with_a_workload_kind_is_not_a_workload():
+    volcano = {
+        "apiVersion": "batch.volcano.sh/v1alpha1",
+        "kind": "Job",
+        "metadata": {"name": "v"},
+        "spec": {"template": {"spec": {"containers": []}}},
+    }
+    assert workloads.workload_of(volcano) is None
+    job = dict(volcano, apiVersion="batch/v1")
+    assert workloads.workload_of(job) is not None
+    old = {"apiVersion": "extensions/v1beta1", "kind": "DaemonSet", "spec": {"template": {"spec": {}}}}
+    assert workloads.workload_of(old) is not None

@@ -115,6 +115,8 @@ def workload_of(obj: Any) -> Workload | None:
     kind = obj.get("kind")
     if kind not in POD_TEMPLATE_PATHS:
         return None
+    if "apiVersion" in obj and not is_builtin_workload(obj):
+        return None  # same kind name in another API group (e.g. Volcano's batch.volcano.sh Job)
     tpath = POD_TEMPLATE_PATHS[kind]
     template = obj if not tpath else _get(obj, tpath)
     if not isinstance(template, dict):
