@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
-
 import typer
 
-from gpupool.cli.common import Format, guard
+from gpupool.cli.common import Format, guard, parse_ignores
 from gpupool.design.check import check_pools
-from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity
 from gpupool.report import jsonout
 from gpupool.report.text import console, print_findings, summary_counts
-from gpupool.rules import all_rules, lookup
 from gpupool.spec import load_many
 
 HELP = "\n\n".join(
@@ -35,25 +31,6 @@ EPILOG = (
     "Examples:  gpupool check examples/t4-driver-only.yaml  |  "
     "gpupool check pools/*.yaml --ignore GP128 --strict  |  gpupool check pool.yaml -o json"
 )
-
-
-def parse_ignores(values: list[str]) -> set[str]:
-    """``--ignore`` values (IDs or names, repeated or comma-separated) -> rule IDs; unknown -> InputError."""
-    ids: set[str] = set()
-    known = all_rules()
-    for value in values:
-        for item in (v.strip() for v in value.split(",")):
-            if not item:
-                continue
-            info = lookup(item)
-            if info is None:
-                choices = list(known) + [r.name for r in known.values()]
-                probe = item.upper() if item[:2].lower() == "gp" else item.lower()
-                close = difflib.get_close_matches(probe, choices, n=1)
-                hint = f"did you mean {close[0]}?" if close else "list the rules with: gpupool rules"
-                raise InputError(None, None, f'--ignore: unknown rule "{item}"', hint)
-            ids.add(info.id)
-    return ids
 
 
 def exit_code(findings: list[Finding], strict: bool) -> int:

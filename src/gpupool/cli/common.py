@@ -68,3 +68,29 @@ def guard(fn):  # type: ignore[no-untyped-def]
             fail_input(e)
 
     return wrapper
+
+
+def parse_ignores(values: list[str] | None) -> set[str]:
+    """``--ignore`` values (IDs or names, repeated or comma-separated) -> rule IDs; unknown -> InputError.
+
+    The rule registry (every family) is only loaded when there is something to look up.
+    """
+    import difflib
+
+    from gpupool.rules import all_rules, lookup
+
+    ids: set[str] = set()
+    for value in values or ():
+        for item in (v.strip() for v in value.split(",")):
+            if not item:
+                continue
+            info = lookup(item)
+            if info is None:
+                known = all_rules()
+                choices = list(known) + [r.name for r in known.values()]
+                probe = item.upper() if item[:2].lower() == "gp" else item.lower()
+                close = difflib.get_close_matches(probe, choices, n=1)
+                hint = f"did you mean {close[0]}?" if close else "list the rules with: gpupool rules"
+                raise InputError(None, None, f'--ignore: unknown rule "{item}"', hint)
+            ids.add(info.id)
+    return ids

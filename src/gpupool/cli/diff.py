@@ -243,7 +243,7 @@ def _ignores(values: list[str]) -> set[str]:
     if not values:
         return set()
     try:
-        from gpupool.cli.check import parse_ignores
+        from gpupool.cli.common import parse_ignores
     except ImportError:  # pragma: no cover - check's CLI module without the helper
         from gpupool.rules import lookup
 

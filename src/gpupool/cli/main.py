@@ -7,34 +7,24 @@ Exit codes (stable, for CI): 0 no error findings, 1 error findings (or changes w
 from __future__ import annotations
 
 import importlib
+import sys
 
 import typer
 
 from gpupool import __version__
 
-COMMAND_MODULES = (
-    "gpupool.cli.check",
-    "gpupool.cli.plan",
-    "gpupool.cli.render",
-    "gpupool.cli.lint",
-    "gpupool.cli.diff",
-    "gpupool.cli.simulate",
-    "gpupool.cli.explain",
-)
-
-app = typer.Typer(
-    name="gpupool",
-    help=(
-        "Design, check, render, lint, diff and simulate GPU node pools on Azure Kubernetes Service — "
-        "offline, before they cost GPU hours.\n\n"
-        "Start with: gpupool plan examples/t4-driver-only.yaml"
-    ),
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode="markdown",
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+COMMANDS = {  # command name -> the module that registers it
+    "check": "gpupool.cli.check",
+    "plan": "gpupool.cli.plan",
+    "render": "gpupool.cli.render",
+    "lint": "gpupool.cli.lint",
+    "diff": "gpupool.cli.diff",
+    "import": "gpupool.cli.diff",
+    "simulate": "gpupool.cli.simulate",
+    "explain": "gpupool.cli.explain",
+    "rules": "gpupool.cli.explain",
+}
+COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 
 
 def _version(value: bool) -> None:
@@ -43,7 +33,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version."
@@ -52,14 +41,48 @@ def _root(
     """gpupool: get AKS GPU node pools right before they cost money."""
 
 
-for _name in COMMAND_MODULES:
-    importlib.import_module(_name).register(app)
+def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
+    """The app with the commands of ``modules`` registered (all of them by default)."""
+    new = typer.Typer(
+        name="gpupool",
+        help=(
+            "Design, check, render, lint, diff and simulate GPU node pools on Azure Kubernetes Service — "
+            "offline, before they cost GPU hours.\n\n"
+            "Start with: gpupool plan examples/t4-driver-only.yaml"
+        ),
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode="markdown",
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    new.callback()(_root)
+    for name in modules:
+        importlib.import_module(name).register(new)
+    return new
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``gpupool.cli.main.app``: the full app (every command), built on first use; tests drive it."""
+    if name == "app":
+        full = build_app()
+        globals()["app"] = full
+        return full
+    raise AttributeError(name)
+
+
+def _modules_for(argv: list[str]) -> tuple[str, ...]:
+    """Only the module of the command being run (start-up time matters in CI loops); all for help."""
+    words = [a for a in argv if not a.startswith("-")]
+    if words and words[0] in COMMANDS and argv.index(words[0]) == 0:
+        return (COMMANDS[words[0]],)
+    return COMMAND_MODULES
 
 
 def main() -> None:
     from gpupool.cli.common import run_app
 
-    run_app(app)
+    run_app(build_app(_modules_for(sys.argv[1:])))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -179,7 +179,7 @@ def register(app: typer.Typer) -> None:
 
         Example: gpupool simulate examples/a100-mig-mixed.yaml examples/workloads/training.yaml
         """
-        from gpupool.cli.check import parse_ignores
+        from gpupool.cli.common import parse_ignores
         from gpupool.errors import InputError
         from gpupool.report import jsonout
         from gpupool.report.text import console
