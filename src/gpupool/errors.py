@@ -2,6 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+
+def safe_text(text: Any, limit: int = 60) -> str:
+    """User text as it may appear in a one-line message: printable, bounded (hostile names stay harmless)."""
+    text = str(text)
+    if len(text) <= limit and text.isprintable():
+        return text
+    out = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return out if len(out) <= limit else out[: limit - 1] + "…"
+
 
 class InputError(Exception):
     """Input that gpupool cannot use: unreadable file, malformed YAML, wrong field, bad value.

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from gpupool.errors import InputError
+from gpupool.errors import InputError, safe_text
 
 try:  # libyaml's C parser is ~10x faster; fall back to pure Python where it is not built.
     _BaseLoader: type = yaml.CSafeLoader
@@ -257,7 +257,7 @@ def refuse_duplicates(doc: Document) -> None:
     """For inputs where a duplicate key is bad input (pool specs, simulate): InputError at the first one."""
     if doc.duplicates:
         d = doc.duplicates[0]
-        key = "".join(ch if ch.isprintable() else "?" for ch in d.key)[:60]
+        key = safe_text(d.key)
         raise InputError(doc.path, d.line, f'duplicate key "{key}" (first at line {d.first_line})')
 
 

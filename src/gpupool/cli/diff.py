@@ -24,6 +24,7 @@ import typer
 
 from gpupool.cli.common import Format, guard
 from gpupool.errors import InputError
+from gpupool.errors import safe_text as _safe
 
 
 def write_atomic(path: str | Path, text: str, mode: int = 0o644) -> None:
@@ -50,11 +51,6 @@ def write_atomic(path: str | Path, text: str, mode: int = 0o644) -> None:
 
 
 # ---- reading CURRENT / DESIRED -------------------------------------------------------------------
-
-
-def _safe(text: Any, limit: int = 60) -> str:
-    out = "".join(ch if ch.isprintable() else "?" for ch in str(text))
-    return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
 def read_current(path: str, resource_group: str | None, cluster_name: str | None) -> list[tuple[Any, Any]]:

@@ -30,7 +30,9 @@ from typing import Any
 
 import jsonschema_rs
 
+from gpupool import yamlio
 from gpupool.errors import InputError
+from gpupool.errors import safe_text as safe
 
 DEFINITIONS_ID = "https://kubernetes.io/api/_definitions.json"
 _DIR_RE = re.compile(r"^v(\d+)\.(\d+)\.0-local(-strict)?$")
@@ -329,31 +331,13 @@ def format_path(path: tuple | list) -> str:
     return out
 
 
-def safe(text: str, limit: int = 60) -> str:
-    """Printable, bounded rendering of user text."""
-    text = str(text)
-    if len(text) <= limit and text.isprintable():
-        return text
-    out = "".join(ch if ch.isprintable() else "?" for ch in text)
-    return out if len(out) <= limit else out[: limit - 1] + "…"
+_JSON_TYPE = {"list": "array", "mapping": "object"}
 
 
 def type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
+    """JSON Schema's name of a value's type (schema messages speak JSON Schema)."""
+    name = yamlio.type_name(value)
+    return _JSON_TYPE.get(name, name)
 
 
 def show_value(value: Any) -> str:

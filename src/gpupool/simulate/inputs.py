@@ -15,6 +15,7 @@ from typing import Any
 
 from gpupool import yamlio
 from gpupool.errors import InputError
+from gpupool.errors import safe_text as _safe
 from gpupool.k8s.quantity import parse_quantity
 from gpupool.k8s.workloads import Workload, containers, iter_objects, workload_of
 from gpupool.spec import is_pool_document, parse_pool
@@ -46,11 +47,6 @@ class Inputs:
     workloads: list[WorkloadInput] = field(default_factory=list)
     priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
     ignored: dict[str, int] = field(default_factory=dict)  # kind -> count of objects not simulated
-
-
-def _safe(text: Any, limit: int = 60) -> str:
-    out = "".join(ch if ch.isprintable() else "?" for ch in str(text))
-    return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
 def _line(obj: Any, default: int) -> int:

@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 from gpupool import catalog, yamlio
-from gpupool.errors import InputError
+from gpupool.errors import InputError, safe_text
 from gpupool.spec.load import parse_pool
 from gpupool.spec.model import (
     API_VERSION,
@@ -123,6 +123,10 @@ _SPEC_TO_AZ: dict[str, tuple[str, ...]] = {
 }
 
 
+def _safe(text: object, limit: int = 80) -> str:
+    return safe_text(text, limit)
+
+
 @dataclass(frozen=True)
 class ResourceId:
     subscription: str
@@ -193,11 +197,6 @@ def is_az_json(data: Any) -> bool:
 def _line(obj: Any, *keys: str, default: int) -> int:
     pos = yamlio.locate(obj, keys)
     return pos[0] if pos else default
-
-
-def _safe(text: Any, limit: int = 80) -> str:
-    out = "".join(ch if ch.isprintable() else "?" for ch in str(text))
-    return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
 class _Reader:

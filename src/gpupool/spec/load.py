@@ -15,6 +15,7 @@ from typing import Any
 
 from gpupool import yamlio
 from gpupool.errors import InputError
+from gpupool.errors import safe_text as _safe
 from gpupool.spec.model import (
     API_VERSION,
     GPU_DRIVERS,
@@ -116,12 +117,6 @@ def _check_mapping(ctx: _Ctx, value: Any, where: str, allowed: Iterable[str], li
             prefix = f"{where}." if where else ""
             raise ctx.err(kline, f'unknown field "{prefix}{_safe(key)}"', hint)
     return value
-
-
-def _safe(text: str, limit: int = 60) -> str:
-    """Printable, bounded rendering of user text for messages."""
-    out = "".join(ch if ch.isprintable() else "?" for ch in str(text))
-    return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
 def _enum(ctx: _Ctx, value: Any, field: str, choices: tuple[str, ...], line: int) -> str:
