@@ -21,7 +21,6 @@ from gpupool.rules import RuleInfo
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
-INFORMATION_URI = "https://github.com/gpupool/gpupool"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
@@ -87,7 +86,6 @@ def to_sarif(
                     "driver": {
                         "name": tool_name,
                         "version": __version__,
-                        "informationUri": INFORMATION_URI,
                         "rules": [_rule(r) for r in rule_list],
                     }
                 },
