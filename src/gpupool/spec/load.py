@@ -119,7 +119,7 @@ def _check_mapping(ctx: _Ctx, value: Any, where: str, allowed: Iterable[str], li
     return value
 
 
-def _enum(ctx: _Ctx, value: Any, field: str, choices: tuple[str, ...], line: int) -> str:
+def _enum(ctx: _Ctx, value: Any, field: str, line: int, choices: tuple[str, ...]) -> str:
     if not isinstance(value, str):
         raise ctx.err(line, f"{field}: expected one of {', '.join(choices)}, got {yamlio.type_name(value)}")
     for c in choices:
@@ -158,9 +158,12 @@ def _bool(ctx: _Ctx, value: Any, field: str, line: int) -> bool:
     return value
 
 
-def _field(
-    ctx: _Ctx, mapping: dict, key: str, dotted: str, parse: Callable[[Any, int], Any], default: Any
-) -> Any:
+def _field(ctx: _Ctx, mapping: dict, dotted: str, parse: Callable[..., Any], default: Any, *args: Any) -> Any:
+    """Parse ``spec.<dotted>`` with ``parse(ctx, value, field, line, *args)``; ``default`` when absent/null.
+
+    Records the field's line in ``ctx.fields`` so design rules can point at it.
+    """
+    key = dotted.rsplit(".", 1)[-1]
     if key not in mapping:
         return default
     line = _line_of(mapping, key, ctx.doc_line)
@@ -168,10 +171,20 @@ def _field(
     value = mapping[key]
     if value is None:
         return default
-    return parse(value, line)
+    return parse(ctx, value, f"spec.{dotted}", line, *args)
 
 
-def _taints(ctx: _Ctx, value: Any, line: int) -> tuple[Taint, ...]:
+def _section(ctx: _Ctx, mapping: dict, dotted: str, allowed: tuple[str, ...]) -> tuple[dict, int] | None:
+    """The sub-mapping ``spec.<dotted>`` (checked against ``allowed``) and its line, or None when absent."""
+    key = dotted.rsplit(".", 1)[-1]
+    if mapping.get(key) is None:
+        return None
+    line = _line_of(mapping, key, ctx.doc_line)
+    ctx.fields[dotted] = line
+    return _check_mapping(ctx, mapping[key], f"spec.{dotted}", allowed, line), line
+
+
+def _taints(ctx: _Ctx, value: Any, field: str, line: int) -> tuple[Taint, ...]:
     if not isinstance(value, list):
         raise ctx.err(
             line,
@@ -192,7 +205,7 @@ def _taints(ctx: _Ctx, value: Any, line: int) -> tuple[Taint, ...]:
     return tuple(out)
 
 
-def _labels(ctx: _Ctx, value: Any, line: int) -> dict[str, str]:
+def _labels(ctx: _Ctx, value: Any, field: str, line: int) -> dict[str, str]:
     if not isinstance(value, dict):
         raise ctx.err(line, f"spec.nodeLabels: expected a mapping, got {yamlio.type_name(value)}")
     out = {}
@@ -211,7 +224,7 @@ def _labels(ctx: _Ctx, value: Any, line: int) -> dict[str, str]:
     return out
 
 
-def _zones(ctx: _Ctx, value: Any, line: int) -> tuple[str, ...]:
+def _zones(ctx: _Ctx, value: Any, field: str, line: int) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise ctx.err(line, "spec.zones: expected a list such as [1, 2, 3]")
     out = []
@@ -223,73 +236,23 @@ def _zones(ctx: _Ctx, value: Any, line: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _gpu(ctx: _Ctx, value: Any, line: int) -> GpuSettings:
-    g = _check_mapping(ctx, value, "spec.gpu", GPU_FIELDS, line)
-    driver = _field(
-        ctx,
-        g,
-        "driver",
-        "gpu.driver",
-        lambda v, ln: _enum(ctx, v, "spec.gpu.driver", GPU_DRIVERS, ln),
-        "Install",
-    )
-    managed = _field(
-        ctx, g, "managed", "gpu.managed", lambda v, ln: _bool(ctx, v, "spec.gpu.managed", ln), False
-    )
-    profile = _field(
-        ctx,
-        g,
-        "instanceProfile",
-        "gpu.instanceProfile",
-        lambda v, ln: _enum(ctx, v, "spec.gpu.instanceProfile", INSTANCE_PROFILES, ln),
-        None,
-    )
-    strategy = _field(
-        ctx,
-        g,
-        "migStrategy",
-        "gpu.migStrategy",
-        lambda v, ln: _enum(ctx, v, "spec.gpu.migStrategy", MIG_STRATEGIES, ln),
-        None,
-    )
+def _gpu(ctx: _Ctx, g: dict) -> GpuSettings:
+    driver = _field(ctx, g, "gpu.driver", _enum, "Install", GPU_DRIVERS)
+    managed = _field(ctx, g, "gpu.managed", _bool, False)
+    profile = _field(ctx, g, "gpu.instanceProfile", _enum, None, INSTANCE_PROFILES)
+    strategy = _field(ctx, g, "gpu.migStrategy", _enum, None, MIG_STRATEGIES)
     ts = None
-    if g.get("sharing") is not None:
-        sline = _line_of(g, "sharing", line)
-        ctx.fields["gpu.sharing"] = sline
-        sharing = _check_mapping(ctx, g["sharing"], "spec.gpu.sharing", SHARING_FIELDS, sline)
-        if sharing.get("timeSlicing") is not None:
-            tline = _line_of(sharing, "timeSlicing", sline)
-            ctx.fields["gpu.sharing.timeSlicing"] = tline
-            t = _check_mapping(
-                ctx, sharing["timeSlicing"], "spec.gpu.sharing.timeSlicing", TIME_SLICING_FIELDS, tline
-            )
-            if "replicas" not in t:
-                raise ctx.err(tline, "spec.gpu.sharing.timeSlicing.replicas is required (2 or more)")
-            replicas = _field(
-                ctx,
-                t,
-                "replicas",
-                "gpu.sharing.timeSlicing.replicas",
-                lambda v, ln: _int(ctx, v, "spec.gpu.sharing.timeSlicing.replicas", ln, 2, 1024),
-                2,
-            )
-            rename = _field(
-                ctx,
-                t,
-                "renameByDefault",
-                "gpu.sharing.timeSlicing.renameByDefault",
-                lambda v, ln: _bool(ctx, v, "spec.gpu.sharing.timeSlicing.renameByDefault", ln),
-                False,
-            )
-            fail_gt1 = _field(
-                ctx,
-                t,
-                "failRequestsGreaterThanOne",
-                "gpu.sharing.timeSlicing.failRequestsGreaterThanOne",
-                lambda v, ln: _bool(ctx, v, "spec.gpu.sharing.timeSlicing.failRequestsGreaterThanOne", ln),
-                False,
-            )
-            ts = TimeSlicing(replicas, rename, fail_gt1)
+    sharing = _section(ctx, g, "gpu.sharing", SHARING_FIELDS)
+    slicing = _section(ctx, sharing[0], "gpu.sharing.timeSlicing", TIME_SLICING_FIELDS) if sharing else None
+    if slicing is not None:
+        t, tline = slicing
+        if "replicas" not in t:
+            raise ctx.err(tline, "spec.gpu.sharing.timeSlicing.replicas is required (2 or more)")
+        ts = TimeSlicing(
+            _field(ctx, t, "gpu.sharing.timeSlicing.replicas", _int, 2, 2, 1024),
+            _field(ctx, t, "gpu.sharing.timeSlicing.renameByDefault", _bool, False),
+            _field(ctx, t, "gpu.sharing.timeSlicing.failRequestsGreaterThanOne", _bool, False),
+        )
     return GpuSettings(
         driver=driver, managed=managed, instance_profile=profile, mig_strategy=strategy, time_slicing=ts
     )
@@ -307,7 +270,7 @@ def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
             _line_of(top, "apiVersion", doc_line),
             f'apiVersion: expected "{API_VERSION}", got {_safe(str(top["apiVersion"]))!r}',
         )
-    kind = _enum(ctx, top["kind"], "kind", KINDS, _line_of(top, "kind", doc_line))
+    kind = _enum(ctx, top["kind"], "kind", _line_of(top, "kind", doc_line), KINDS)
     mline = _line_of(top, "metadata", doc_line)
     meta = _check_mapping(ctx, top["metadata"], "metadata", METADATA_FIELDS, mline)
     if "name" not in meta:
@@ -328,84 +291,47 @@ def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
         if spec.get(required) is None:
             raise ctx.err(sline, f"spec.{required} is required")
 
-    def s(key: str, pattern: re.Pattern | None = None, what: str = "", default: Any = None) -> Any:
-        return _field(
-            ctx, spec, key, key, lambda v, ln: _str(ctx, v, f"spec.{key}", ln, pattern, what), default
-        )
-
-    rg = s("resourceGroup", _RG_RE, "resource group name")
-    cluster = s("clusterName", _CLUSTER_RE, "AKS cluster name")
-    vm_size = s("vmSize", _VM_SIZE_RE, "VM size name")
-    location = s("location", _LOCATION_RE, "Azure region name (e.g. eastus)")
-    k8s = s("kubernetesVersion", _K8S_VERSION_RE, 'Kubernetes version (e.g. "1.34")')
-    os_sku = s("osSku", _OS_SKU_RE, "OS SKU", "Ubuntu")
-    mode = _field(ctx, spec, "mode", "mode", lambda v, ln: _enum(ctx, v, "spec.mode", MODES, ln), "User")
-    priority = _field(
-        ctx,
-        spec,
-        "priority",
-        "priority",
-        lambda v, ln: _enum(ctx, v, "spec.priority", PRIORITIES, ln),
-        "Regular",
+    rg = _field(ctx, spec, "resourceGroup", _str, None, _RG_RE, "resource group name")
+    cluster = _field(ctx, spec, "clusterName", _str, None, _CLUSTER_RE, "AKS cluster name")
+    vm_size = _field(ctx, spec, "vmSize", _str, None, _VM_SIZE_RE, "VM size name")
+    location = _field(ctx, spec, "location", _str, None, _LOCATION_RE, "Azure region name (e.g. eastus)")
+    k8s = _field(
+        ctx, spec, "kubernetesVersion", _str, None, _K8S_VERSION_RE, 'Kubernetes version (e.g. "1.34")'
     )
+    os_sku = _field(ctx, spec, "osSku", _str, "Ubuntu", _OS_SKU_RE, "OS SKU")
+    mode = _field(ctx, spec, "mode", _enum, "User", MODES)
+    priority = _field(ctx, spec, "priority", _enum, "Regular", PRIORITIES)
     # Ranges here are what the API can represent; AKS's own limits are design rules (findings).
-    node_count = _field(
-        ctx, spec, "nodeCount", "nodeCount", lambda v, ln: _int(ctx, v, "spec.nodeCount", ln, 0, 100_000), 1
-    )
-    max_pods = _field(
-        ctx, spec, "maxPods", "maxPods", lambda v, ln: _int(ctx, v, "spec.maxPods", ln, 1, 250), None
-    )
+    node_count = _field(ctx, spec, "nodeCount", _int, 1, 0, 100_000)
+    max_pods = _field(ctx, spec, "maxPods", _int, None, 1, 250)
     autoscaler = None
-    if spec.get("autoscaler") is not None:
-        aline = _line_of(spec, "autoscaler", sline)
-        ctx.fields["autoscaler"] = aline
-        a = _check_mapping(ctx, spec["autoscaler"], "spec.autoscaler", AUTOSCALER_FIELDS, aline)
+    section = _section(ctx, spec, "autoscaler", AUTOSCALER_FIELDS)
+    if section is not None:
+        a, aline = section
         for required in AUTOSCALER_FIELDS:
             if required not in a:
                 raise ctx.err(aline, f"spec.autoscaler.{required} is required")
-        lo = _field(
-            ctx,
-            a,
-            "minCount",
-            "autoscaler.minCount",
-            lambda v, ln: _int(ctx, v, "spec.autoscaler.minCount", ln, 0, 100_000),
-            0,
+        autoscaler = Autoscaler(
+            _field(ctx, a, "autoscaler.minCount", _int, 0, 0, 100_000),
+            _field(ctx, a, "autoscaler.maxCount", _int, 0, 0, 100_000),
         )
-        hi = _field(
-            ctx,
-            a,
-            "maxCount",
-            "autoscaler.maxCount",
-            lambda v, ln: _int(ctx, v, "spec.autoscaler.maxCount", ln, 0, 100_000),
-            0,
+    taints = _field(ctx, spec, "nodeTaints", _taints, ())
+    labels = _field(ctx, spec, "nodeLabels", _labels, {})
+    zones = _field(ctx, spec, "zones", _zones, ())
+    if kind == "NodePool" and spec.get("gpu") is not None:
+        raise ctx.err(
+            _line_of(spec, "gpu", sline),
+            "spec.gpu is only allowed in kind GpuNodePool",
+            "change kind to GpuNodePool",
         )
-        autoscaler = Autoscaler(lo, hi)
-    taints = _field(ctx, spec, "nodeTaints", "nodeTaints", lambda v, ln: _taints(ctx, v, ln), ())
-    labels = _field(ctx, spec, "nodeLabels", "nodeLabels", lambda v, ln: _labels(ctx, v, ln), {})
-    zones = _field(ctx, spec, "zones", "zones", lambda v, ln: _zones(ctx, v, ln), ())
-    gpu = None
-    if spec.get("gpu") is not None:
-        gline = _line_of(spec, "gpu", sline)
-        ctx.fields["gpu"] = gline
-        if kind == "NodePool":
-            raise ctx.err(gline, "spec.gpu is only allowed in kind GpuNodePool", "change kind to GpuNodePool")
-        gpu = _gpu(ctx, spec["gpu"], gline)
-    elif kind == "GpuNodePool":
-        gpu = None  # defaults: driver Install, not managed, no MIG
-    cuda = None
-    if spec.get("workload") is not None:
-        wline = _line_of(spec, "workload", sline)
-        w = _check_mapping(ctx, spec["workload"], "spec.workload", WORKLOAD_FIELDS, wline)
-        cuda = _field(
-            ctx,
-            w,
-            "cudaVersion",
-            "workload.cudaVersion",
-            lambda v, ln: _str(
-                ctx, v, "spec.workload.cudaVersion", ln, _CUDA_RE, 'CUDA version (e.g. "12.4")'
-            ),
-            None,
-        )
+    section = _section(ctx, spec, "gpu", GPU_FIELDS)
+    gpu = _gpu(ctx, section[0]) if section else None  # None: the defaults (driver Install, no MIG)
+    section = _section(ctx, spec, "workload", WORKLOAD_FIELDS)
+    cuda = (
+        _field(ctx, section[0], "workload.cudaVersion", _str, None, _CUDA_RE, 'CUDA version (e.g. "12.4")')
+        if section
+        else None
+    )
     return PoolSpec(
         kind=kind,
         name=name,
