@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from gpupool import yamlio
 from gpupool.errors import InputError
 from gpupool.spec import parse_pool
-from gpupool.spec.load import load_pools
+from gpupool.spec.load import SPEC_FIELDS, load_pools
 from support import pool_doc
 
 scalars = st.one_of(
@@ -21,24 +21,7 @@ values = st.recursive(
     lambda c: st.one_of(st.lists(c, max_size=4), st.dictionaries(st.text(max_size=12), c, max_size=4)),
     max_leaves=12,
 )
-FIELDS = [
-    "resourceGroup",
-    "clusterName",
-    "vmSize",
-    "mode",
-    "osSku",
-    "priority",
-    "nodeCount",
-    "autoscaler",
-    "nodeTaints",
-    "nodeLabels",
-    "gpu",
-    "workload",
-    "maxPods",
-    "zones",
-    "location",
-    "kubernetesVersion",
-]
+FIELDS = list(SPEC_FIELDS)
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow], deadline=None)
