@@ -91,7 +91,7 @@ def test_every_spec_field_has_its_flag():
     assert f["--node-taints"] == ["sku=gpu:NoSchedule,dedicated:NoExecute"]
     assert f["--gpu-driver"] == ["None"]
     assert f["--gpu-instance-profile"] == ["MIG3g"]
-    assert "--enable-managed-gpu" not in f and "--gpu-mig-strategy" not in f  # managed (preview) only
+    assert "--enable-managed-gpu=true" not in f and "--gpu-mig-strategy" not in f  # managed (preview) only
     assert "--os-type" not in f
 
 
@@ -102,7 +102,7 @@ def test_defaults_are_left_out():
 
 def test_managed_flags(pool_named):
     f = flags(az.nodepool_add_argv(pool_named("managed")))
-    assert f["--enable-managed-gpu"] == ["true"]
+    assert f["--enable-managed-gpu=true"] == []  # the docs spelling (aks-managed-gpu-nodes.md)
     assert f["--gpu-mig-strategy"] == ["Mixed"]
     assert f["--gpu-instance-profile"] == ["MIG1g"]
     assert "--gpu-driver" not in f

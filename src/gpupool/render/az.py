@@ -83,7 +83,7 @@ def nodepool_add_argv(pool: PoolSpec) -> list[str]:
         if g.instance_profile:
             argv += ["--gpu-instance-profile", g.instance_profile]
         if g.managed:
-            argv += ["--enable-managed-gpu", "true"]
+            argv += ["--enable-managed-gpu=true"]  # as aks-managed-gpu-nodes.md writes it
             strategy = arm.mig_strategy(pool)
             if strategy:
                 argv += ["--gpu-mig-strategy", strategy]
