@@ -143,3 +143,22 @@ def test_loader_accepts_line_aware_data():
     )[0]
     p = parse_pool(doc.data, "x.yaml", doc.line)
     assert p.where.fields["vmSize"] == 7
+
+
+def test_load_many_expands_directories(tmp_path):
+    from gpupool.spec import load_many
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "gpu.yaml").write_text((EXAMPLES / "t4-driver-only.yaml").read_text())
+    (tmp_path / "sys.yml").write_text(
+        "apiVersion: gpupool/v1\nkind: NodePool\nmetadata: {name: sys}\n"
+        "spec: {resourceGroup: r, clusterName: c, vmSize: Standard_D4s_v5, mode: System}\n"
+    )
+    (tmp_path / "pod.yaml").write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "x.yaml").write_text("not: a pool\n")
+    (tmp_path / "notes.txt").write_text("ignored")
+    assert sorted(p.name for p in load_many([tmp_path])) == ["gpunp", "sys"]
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match="no pool spec"):
+        load_many([tmp_path / "empty"])

@@ -85,7 +85,7 @@ def register(app: typer.Typer) -> None:
         every = check_pools(pools)
         findings = [f for f in every if f.rule not in skip]
         ignored = len(every) - len(findings)
-        files = len(dict.fromkeys(specs))
+        files = len({p.where.path for p in pools})
         if output is Format.json:
             summary = {**summary_counts(findings), "pools": len(pools), "files": files, "ignored": ignored}
             typer.echo(jsonout.dumps({"findings": jsonout.findings_list(findings), "summary": summary}))

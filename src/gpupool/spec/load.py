@@ -397,7 +397,24 @@ def check_unique(pools: Iterable[PoolSpec]) -> None:
 
 
 def load_many(paths: Iterable[str | Path]) -> list[PoolSpec]:
+    """Pool specs from files, ``-`` (stdin) and directories (their ``*.yaml``/``*.yml`` files that hold a pool
+    spec, recursively, hidden ones skipped; manifests beside them are left to ``gpupool lint``)."""
     out: list[PoolSpec] = []
     for p in paths:
-        out.extend(load_pools(p))
+        path = Path(p)
+        if str(p) != "-" and path.is_dir():
+            files = sorted(
+                f
+                for f in path.rglob("*")
+                if f.suffix in (".yaml", ".yml")
+                and f.is_file()
+                and not any(part.startswith(".") for part in f.relative_to(path).parts)
+            )
+            found = [f for f in files if any(is_pool_document(d.data) for d in yamlio.load_file(f))]
+            if not found:
+                raise InputError(str(p), None, "no pool spec (GpuNodePool or NodePool) in this directory")
+            for f in found:
+                out.extend(load_pools(f))
+        else:
+            out.extend(load_pools(p))
     return out
