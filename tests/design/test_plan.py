@@ -12,7 +12,7 @@ def test_plan_quickstart_example_text():
     out = r.stdout
     assert "GpuNodePool gpunp" in out and "nvidia.com/gpu: 1" in out
     assert "Final at creation" in out and "vmSize = Standard_NC4as_T4_v3" in out
-    assert "--node-taints sku=gpu:NoSchedule" in out and "--enable-cluster-autoscaler" in out
+    assert "--node-taints 'sku=gpu:NoSchedule'" in out and "--enable-cluster-autoscaler" in out
 
 
 def test_plan_json_mig_mixed():

@@ -3,7 +3,6 @@ advertise, what is final at creation, and the command that creates it."""
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 import typer
@@ -15,6 +14,7 @@ def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
     from rich.markup import escape
     from rich.table import Table
 
+    from gpupool.render import shell
     from gpupool.report.text import print_findings, summary_counts
 
     for pp in plan.pools:
@@ -56,7 +56,7 @@ def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
                 con.print(f"  {escape(s.field)} = [bold]{escape(s.value)}[/]  [dim]{escape(s.reason)}[/]")
         con.print("[bold]Create it with:[/]")
         for argv in pp.commands:
-            con.print(escape(_format_argv(argv)), soft_wrap=True)
+            con.print(escape(shell.command(argv, 4)), soft_wrap=True)
         con.print()
     if plan.findings:
         con.print("[bold]Findings[/]")
@@ -69,26 +69,6 @@ def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
         con.print(
             "[dim]Next: gpupool render SPEC -o out/  (az script, ARM, Terraform, Kubernetes manifests)[/]"
         )
-
-
-def _format_argv(argv: list[str]) -> str:
-    """A copy-pasteable, quoted, multi-line shell command."""
-    parts = [shlex.quote(a) for a in argv]
-    lines, cur = [], parts[:4]
-    rest = parts[4:]
-    i = 0
-    while i < len(rest):
-        tok = rest[i]
-        if tok.startswith("--") and i + 1 < len(rest) and not rest[i + 1].startswith("--"):
-            lines.append(" ".join(cur))
-            cur = [tok, rest[i + 1]]
-            i += 2
-            continue
-        lines.append(" ".join(cur))
-        cur = [tok]
-        i += 1
-    lines.append(" ".join(cur))
-    return " \\\n    ".join(line for line in lines if line)
 
 
 def register(app: typer.Typer) -> None:
