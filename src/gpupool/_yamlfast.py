@@ -5,6 +5,10 @@ libyaml composes the node tree in C (with a cached scalar resolver) and one tigh
 explicit tags, non-scalar keys, deep nesting, very large files, a syntax error) returns None, and yamlio
 reads the whole text with its general loader, so results, limits and messages are exactly yamlio's
 (a property test checks the two agree).
+
+``lazy=True`` (lint's reader) goes one step further: plain dicts and lists, and the node tree kept so
+that :func:`locate_node` finds a position only for the few paths a finding points at (a third of the
+building time is the positions).
 """
 
 from __future__ import annotations
@@ -149,8 +153,88 @@ def _build(node: Any, dups: list, depth: int) -> Any:
     raise _Fallback
 
 
-def fast_documents(text: str, path: str) -> list[yamlio.Document] | None:
-    """The documents of ``text`` as yamlio would load them, or None when the fast path does not apply."""
+class _Duplicate(Exception):
+    """A duplicate key in a lazily built document: build it again with positions (yamlio reports those)."""
+
+
+def _build_plain(node: Any, depth: int) -> Any:
+    """:func:`_build` without positions: plain dicts and lists (for ``positions="lazy"``)."""
+    cls = node.__class__
+    if cls is MappingNode:
+        if node.tag != _MAP or depth >= yamlio.MAX_DEPTH:
+            raise _Fallback
+        d: dict = {}
+        for k, v in node.value:
+            if k.__class__ is not ScalarNode:
+                raise _Fallback
+            if k.tag == _STR:
+                key = k.value
+            else:
+                conv = _SCALARS.get(k.tag)
+                if conv is None:
+                    raise _Fallback
+                key = conv(k)
+            if key in d:
+                raise _Duplicate
+            if v.__class__ is ScalarNode and v.tag == _STR:
+                d[key] = v.value
+            else:
+                d[key] = _build_plain(v, depth + 1)
+        return d
+    if cls is SequenceNode:
+        if node.tag != _SEQ or depth >= yamlio.MAX_DEPTH:
+            raise _Fallback
+        return [
+            item.value
+            if item.__class__ is ScalarNode and item.tag == _STR
+            else _build_plain(item, depth + 1)
+            for item in node.value
+        ]
+    if cls is ScalarNode:
+        if node.tag == _STR:
+            return node.value
+        conv = _SCALARS.get(node.tag)
+        if conv is None:
+            raise _Fallback
+        return conv(node)
+    raise _Fallback
+
+
+def _key(node: Any) -> Any:
+    return node.value if node.tag == _STR else _SCALARS[node.tag](node)
+
+
+def locate_node(root: Any, path: tuple | list) -> tuple[int, int] | None:
+    """What :func:`gpupool.yamlio.locate` answers for the data built from ``root`` (a node of a document this
+    module built lazily): the position of the deepest key or item of ``path`` that exists."""
+    best: tuple[int, int] | None = None
+    node = root
+    if node.__class__ is not ScalarNode:
+        best = (node.start_mark.line + 1, node.start_mark.column + 1)
+    for step in path:
+        if node.__class__ is MappingNode:
+            hit = None
+            for k, v in node.value:  # the last of equal keys wins, as in the dict
+                if _key(k) == step:
+                    hit = (k, v)
+            if hit is None:
+                break
+            key_node, node = hit
+            best = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+        elif node.__class__ is SequenceNode and isinstance(step, int) and 0 <= step < len(node.value):
+            node = node.value[step]
+            best = (node.start_mark.line + 1, node.start_mark.column + 1)
+        else:
+            break
+    return best
+
+
+def fast_documents(text: str, path: str, lazy: bool = False) -> list[yamlio.Document] | None:
+    """The documents of ``text`` as yamlio would load them, or None when the fast path does not apply.
+
+    ``lazy``: the data as plain dicts and lists, positions read from the kept node tree on demand
+    (:meth:`gpupool.yamlio.Document.locate`); a document with a duplicate key is built with positions.
+    """
     if _CBase is None or len(text) > _FAST_MAX_CHARS or "&" in text:
         return None
     loader = _FastLoader(text)
@@ -160,8 +244,16 @@ def fast_documents(text: str, path: str) -> list[yamlio.Document] | None:
         while loader.check_node():
             node = loader.get_node()
             dups: list = []
-            data = _build(node, dups, 0)
-            docs.append(yamlio.Document(path, index, node.start_mark.line + 1, data, dups))
+            keep = None
+            if lazy:
+                try:
+                    data = _build_plain(node, 0)
+                    keep = node
+                except _Duplicate:
+                    data = _build(node, dups, 0)
+            else:
+                data = _build(node, dups, 0)
+            docs.append(yamlio.Document(path, index, node.start_mark.line + 1, data, dups, keep))
             index += 1
     except (_Fallback, yaml.YAMLError, RecursionError):
         return None

@@ -70,13 +70,27 @@ class DuplicateKey:
 
 @dataclass
 class Document:
-    """One YAML document of a file."""
+    """One YAML document of a file.
+
+    ``data`` is built of :class:`LineDict`/:class:`LineList`, except for documents read with
+    ``positions="lazy"``: there it is plain ``dict``/``list`` and ``node`` keeps libyaml's node tree, from
+    which :meth:`locate` reads a position only when one is asked for (lint asks for a few in ten thousand).
+    """
 
     path: str
     index: int  # 0-based position in the file
     line: int  # 1-based line of the document's first node
     data: Any
     duplicates: list[DuplicateKey] = field(default_factory=list)
+    node: Any = field(default=None, repr=False, compare=False)
+
+    def locate(self, path: tuple | list) -> tuple[int, int] | None:
+        """(line, column) of ``path`` inside the document, as :func:`locate` finds it in ``data``."""
+        if self.node is not None:
+            from gpupool._yamlfast import locate_node
+
+            return locate_node(self.node, path)
+        return locate(self.data, path)
 
 
 class _Loader(_BaseLoader):  # type: ignore[misc,valid-type]
@@ -216,15 +230,17 @@ def _syntax_error(path: str, err: yaml.YAMLError) -> InputError:
     return InputError(path, line, msg)
 
 
-def iter_documents(text: str, path: str, fast: bool = True) -> Iterator[Document]:
+def iter_documents(text: str, path: str, fast: bool = True, positions: str = "eager") -> Iterator[Document]:
     """Yield each document of ``text``. Raises InputError (with line) on the first bad one.
 
     Documents before a syntax error are yielded first, so a caller can keep what was good.
-    Plain files take a faster path (:mod:`gpupool._yamlfast`) with identical results.
+    Plain files take a faster path (:mod:`gpupool._yamlfast`) with identical results; there
+    ``positions="lazy"`` builds plain dicts and lists and leaves positions to :meth:`Document.locate`
+    (documents with duplicate keys, and files the fast path does not take, still come with positions).
     """
     from gpupool._yamlfast import fast_documents
 
-    docs = fast_documents(text, path) if fast else None
+    docs = fast_documents(text, path, lazy=positions == "lazy") if fast else None
     if docs is not None:
         yield from docs
         return
@@ -272,11 +288,13 @@ def load_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> list[Documen
 
 
 def locate(data: Any, path: tuple | list) -> tuple[int, int] | None:
-    """Best known (line, column) for a JSON-pointer-like path into constructed data.
+    """Best known (line, column) for a JSON-pointer-like path into constructed data (or a :class:`Document`).
 
     Walks as far as the path exists; returns the position of the deepest key/item reached
     (for a missing key, the position of its parent mapping).
     """
+    if isinstance(data, Document):
+        return data.locate(path)
     best: tuple[int, int] | None = None
     if isinstance(data, (LineDict, LineList)) and data.line:
         best = (data.line, data.col)

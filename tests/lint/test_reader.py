@@ -52,9 +52,60 @@ def check_same(text: str) -> None:
         assert same(f.data, s.data)
 
 
+def plain_same(a, b) -> bool:
+    """``a`` (lazily built: plain dict/list) holds what ``b`` (LineDict/LineList) holds, types included."""
+    if isinstance(b, dict):
+        return (
+            type(a) is dict
+            and list(a) == list(b)
+            and all(type(x) is type(y) for x, y in zip(a, b, strict=True))
+            and all(plain_same(a[k], b[k]) for k in b)
+        )
+    if isinstance(b, list):
+        return type(a) is list and len(a) == len(b) and all(map(plain_same, a, b))
+    return type(a) is type(b) and (a == b or (a != a and b != b))
+
+
+def paths(data, prefix=()):
+    """Every path into ``data``, and one missing key / index below each container."""
+    yield prefix
+    if isinstance(data, dict):
+        yield (*prefix, "no-such-key")
+        for k, v in data.items():
+            yield from paths(v, (*prefix, k))
+    elif isinstance(data, list):
+        yield (*prefix, len(data))
+        for i, v in enumerate(data):
+            yield from paths(v, (*prefix, i))
+
+
+def check_lazy(text: str) -> None:
+    """positions="lazy": the same data (as plain dicts and lists) and the same answer from locate() for
+    every path, as the eager reader."""
+    try:
+        eager = yamlio.load_documents(text, "t.yaml")
+    except yamlio.InputError as e:
+        with pytest.raises(yamlio.InputError) as lazy_error:
+            list(yamlio.iter_documents(text, "t.yaml", positions="lazy"))
+        assert lazy_error.value.message == e.message
+        return
+    lazy = list(yamlio.iter_documents(text, "t.yaml", positions="lazy"))
+    assert len(lazy) == len(eager)
+    for lz, eg in zip(lazy, eager, strict=True):
+        assert (lz.index, lz.line, lz.duplicates) == (eg.index, eg.line, eg.duplicates)
+        if lz.node is None:  # built with positions (a duplicate key, or the general loader)
+            assert same(lz.data, eg.data)
+        else:
+            assert plain_same(lz.data, eg.data)
+        for p in paths(eg.data):
+            assert lz.locate(p) == yamlio.locate(eg.data, p), p
+
+
 @pytest.mark.parametrize("path", sorted(p for p in CORPUS.rglob("*.y*ml")), ids=lambda p: p.name)
 def test_corpus_files_read_identically(path: Path) -> None:
-    check_same(path.read_text(encoding="utf-8"))
+    text = path.read_text(encoding="utf-8")
+    check_same(text)
+    check_lazy(text)
 
 
 scalars = st.one_of(
@@ -126,6 +177,17 @@ def yaml_docs(draw, depth: int = 0):
 @given(st.lists(yaml_docs(), min_size=1, max_size=3))
 def test_generated_yaml_reads_identically(docs: list[str]) -> None:
     check_same("\n---\n".join(docs) + "\n")
+    check_lazy("\n---\n".join(docs) + "\n")
+
+
+def test_lazy_positions_with_duplicates_and_odd_keys() -> None:
+    text = "a: 1\n2: two\ntrue: yes\nb:\n  - x\n  - {c: 2}\n---\n- [1, {k: v}]\n---\nk: 1\nk: 2\n"
+    check_lazy(text)
+    docs = list(yamlio.iter_documents(text, "t.yaml", positions="lazy"))
+    assert docs[0].node is not None and type(docs[0].data) is dict
+    assert docs[0].locate(("b", 1, "c")) == (6, 6)
+    assert yamlio.locate(docs[0], (2,)) == (2, 1)  # yamlio.locate accepts a Document
+    assert docs[2].node is None and docs[2].duplicates[0].key == "k"  # built with positions
 
 
 @pytest.mark.parametrize(

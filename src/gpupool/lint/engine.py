@@ -245,11 +245,11 @@ class Linter:
         annotations: bool = True,
     ) -> None:
         path = doc.path
-        root = doc.data
+        root = doc  # positions: Document.locate (read on demand for lazily built documents)
         rep.resources += 1
 
         def at(rel: tuple) -> tuple[int, int] | None:
-            return yamlio.locate(root, (*base, *rel))
+            return doc.locate((*base, *rel))
 
         if not isinstance(obj, dict):
             rep.errors += 1

@@ -191,7 +191,7 @@ class WorkloadContext:
     workload: Workload
     index: PoolIndex
     path: str | None = None  # file of the manifest
-    root: Any = None  # the YAML document the object came from (for line numbers)
+    root: Any = None  # the YAML document (data or yamlio.Document) the object came from, for line numbers
     base: tuple = ()  # path of the object inside ``root`` (("items", 3) inside a List)
     ref: str = ""
     extra_findings: list[Finding] = field(default_factory=list)

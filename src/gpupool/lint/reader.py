@@ -4,8 +4,9 @@
   ``*.yml``, ``*.json``; hidden directories and files such as ``.git`` and ``.gpupool.yaml`` are skipped),
   ``-`` for standard input. A path that does not exist is bad usage (:class:`~gpupool.errors.InputError`,
   exit 2).
-- :func:`read_documents` parses one source into :mod:`gpupool.yamlio` documents (``LineDict``/``LineList``
-  with positions, duplicate keys recorded) and keeps the documents before a syntax error; a ``.json`` file
+- :func:`read_documents` parses one source into :mod:`gpupool.yamlio` documents (duplicate keys recorded;
+  positions read on demand with ``Document.locate``, since only findings need them) and keeps the
+  documents before a syntax error; a ``.json`` file
   that YAML cannot read (JSON allows tab indentation, YAML does not) is read as JSON, without positions.
 - :func:`objects` expands ``kind: List`` (and ``*List``) documents into their items with
   :func:`gpupool.k8s.workloads.iter_objects`.
@@ -95,7 +96,7 @@ def read_documents(path: str, text: str | None = None) -> Source:
             return src
     src.has_ignores = IGNORE_ANNOTATION in text
     try:
-        for doc in yamlio.iter_documents(text, name):
+        for doc in yamlio.iter_documents(text, name, positions="lazy"):
             src.documents.append(doc)
     except InputError as e:
         if not src.documents and name.lower().endswith(".json"):
