@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -35,6 +35,25 @@ from gpupool.lint.schema import format_path, safe
 from gpupool.spec.model import PoolSpec, Taint
 
 __all__ = ["PoolFit", "PoolIndex", "PoolView", "WorkloadContext", "check_workload", "object_ref", "placement"]
+
+
+class cached_property:
+    """``functools.cached_property`` without its per-instance lock (Python 3.11 takes an RLock on every
+    first access; a workload context is used by one thread and built ten thousand times per lint run)."""
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
 
 
 @dataclass(frozen=True, eq=False)
