@@ -368,6 +368,8 @@ class Linter:
         root: Any = None,
         ref: str | None = None,
     ) -> list[Finding]:
+        if not found and not annotations:
+            return []
         suppressed: dict[str, str] = {}
         extra: list[Finding] = []
         path = found[0].path if found else None
