@@ -49,22 +49,25 @@ if _CBase is not None:
             if kind is ScalarNode:
                 if not implicit[0]:
                     return _STR
-                tag = _RESOLVED.get(value)
-                if tag is None:
-                    tag = _STR
-                    for t, regexp in _IMPLICIT.get(value[0] if value else "", []) + _WILDCARD:
-                        if regexp.match(value):
-                            tag = t
-                            break
-                    if len(_RESOLVED) < _RESOLVED_MAX and len(value) < 128:
-                        _RESOLVED[value] = tag
-                return tag
+                return _RESOLVED.get(value) or _plain_tag(value)
             return _SEQ if kind is SequenceNode else _MAP
 
         # Path resolvers are never used: make the two calls libyaml's composer makes for every node C-level
         # no-ops (a builtin is not bound as a method: ``operator.is_(parent, index)``, ``int()``).
         descend_resolver = operator.is_
         ascend_resolver = int
+
+
+def _plain_tag(value: str) -> str:
+    """PyYAML's implicit tag of a plain scalar (memoised: the result depends on the text alone)."""
+    tag = _STR
+    for t, regexp in _IMPLICIT.get(value[0] if value else "", []) + _WILDCARD:
+        if regexp.match(value):
+            tag = t
+            break
+    if len(_RESOLVED) < _RESOLVED_MAX and len(value) < 128:
+        _RESOLVED[value] = tag
+    return tag
 
 
 _K = yaml.constructor.SafeConstructor()
@@ -229,14 +232,105 @@ def locate_node(root: Any, path: tuple | list) -> tuple[int, int] | None:
     return best
 
 
-def fast_documents(text: str, path: str, lazy: bool = False) -> list[yamlio.Document] | None:
+class _NodePositions:
+    """Positions of a lazily built document, from its libyaml node tree."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: Any) -> None:
+        self.node = node
+
+    def locate(self, path: tuple | list) -> tuple[int, int] | None:
+        return locate_node(self.node, path)
+
+
+# ---- the C reader (gpupool._cyaml): libyaml events straight into dicts and lists --------------------------
+
+try:
+    from gpupool import _cyaml
+except ImportError:  # not built (no compiler or no libyaml headers at install): the Python path does it all
+    _cyaml = None
+
+_UNSUPPORTED = object()
+_PLAIN: dict[str, Any] = {}  # plain scalar text -> its value (the C reader's memo)
+
+
+def _plain_value(value: str) -> Any:
+    """The value of a plain scalar, as yamlio constructs it (the C reader's callback on a memo miss)."""
+    tag = _RESOLVED.get(value) or _plain_tag(value)
+    if tag == _STR:
+        return value
+    conv = _SCALARS.get(tag)
+    if conv is None:  # a merge key
+        return _UNSUPPORTED
+    return conv(ScalarNode(tag, value))
+
+
+class _Lines:
+    """A file's lines, split once, when a first position is asked for."""
+
+    __slots__ = ("_lines", "path", "text")
+
+    def __init__(self, text: str, path: str) -> None:
+        self.text = text
+        self.path = path
+        self._lines: list[str] | None = None
+
+    def chunk(self, first: int, last: int) -> str:
+        """Lines ``first``..``last`` (0-based) after ``first`` empty lines: positions stay the file's."""
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        return "\n" * first + "\n".join(self._lines[first : last + 1]) + "\n"
+
+
+class _LinePositions:
+    """Positions of a document the C reader built: its lines are read again by yamlio when first asked."""
+
+    __slots__ = ("data", "first", "last", "lines")
+
+    def __init__(self, lines: _Lines, first: int, last: int) -> None:
+        self.lines = lines
+        self.first = first
+        self.last = last
+        self.data: Any = _UNSUPPORTED
+
+    def locate(self, path: tuple | list) -> tuple[int, int] | None:
+        if self.data is _UNSUPPORTED:
+            docs = yamlio.load_documents(self.lines.chunk(self.first, self.last), self.lines.path)
+            self.data = docs[0].data if docs else None
+        return yamlio.locate(self.data, path)
+
+
+def _c_documents(text: str, path: str) -> list[yamlio.Document] | None:
+    try:
+        loaded = _cyaml.load(text, _plain_value, _PLAIN, _UNSUPPORTED, yamlio.MAX_DEPTH, _RESOLVED_MAX)
+    except Exception:  # e.g. text that is not valid UTF-8 (lone surrogates): the Python path reports it
+        return None
+    if loaded is None:
+        return None
+    lines = _Lines(text, path)
+    return [
+        yamlio.Document(path, i, line, data, [], _LinePositions(lines, first, last))
+        for i, (data, line, first, last) in enumerate(loaded)
+    ]
+
+
+def fast_documents(
+    text: str, path: str, lazy: bool = False, native: bool = True
+) -> list[yamlio.Document] | None:
     """The documents of ``text`` as yamlio would load them, or None when the fast path does not apply.
 
-    ``lazy``: the data as plain dicts and lists, positions read from the kept node tree on demand
-    (:meth:`gpupool.yamlio.Document.locate`); a document with a duplicate key is built with positions.
+    ``lazy``: the data as plain dicts and lists, positions found on demand
+    (:meth:`gpupool.yamlio.Document.locate`): by the C reader where it is built and the text is plain
+    (``native=False`` skips it), else from the kept node tree; a document with a duplicate key is built with
+    positions.
     """
     if _CBase is None or len(text) > _FAST_MAX_CHARS or "&" in text:
         return None
+    if lazy and native and _cyaml is not None:
+        docs = _c_documents(text, path)
+        if docs is not None:
+            return docs
     loader = _FastLoader(text)
     docs: list[yamlio.Document] = []
     try:
@@ -248,7 +342,7 @@ def fast_documents(text: str, path: str, lazy: bool = False) -> list[yamlio.Docu
             if lazy:
                 try:
                     data = _build_plain(node, 0)
-                    keep = node
+                    keep = _NodePositions(node)
                 except _Duplicate:
                     data = _build(node, dups, 0)
             else:

@@ -73,8 +73,9 @@ class Document:
     """One YAML document of a file.
 
     ``data`` is built of :class:`LineDict`/:class:`LineList`, except for documents read with
-    ``positions="lazy"``: there it is plain ``dict``/``list`` and ``node`` keeps libyaml's node tree, from
-    which :meth:`locate` reads a position only when one is asked for (lint asks for a few in ten thousand).
+    ``positions="lazy"``: there it is plain ``dict``/``list``, and ``positions`` (an object with a
+    ``locate(path)`` method: the kept node tree, or the document's lines to read again) answers
+    :meth:`locate` only when a position is asked for (lint asks for a few in ten thousand).
     """
 
     path: str
@@ -82,14 +83,12 @@ class Document:
     line: int  # 1-based line of the document's first node
     data: Any
     duplicates: list[DuplicateKey] = field(default_factory=list)
-    node: Any = field(default=None, repr=False, compare=False)
+    positions: Any = field(default=None, repr=False, compare=False)
 
     def locate(self, path: tuple | list) -> tuple[int, int] | None:
         """(line, column) of ``path`` inside the document, as :func:`locate` finds it in ``data``."""
-        if self.node is not None:
-            from gpupool._yamlfast import locate_node
-
-            return locate_node(self.node, path)
+        if self.positions is not None:
+            return self.positions.locate(path)
         return locate(self.data, path)
 
 
