@@ -284,20 +284,34 @@ class _Lines:
 
 
 class _LinePositions:
-    """Positions of a document the C reader built: its lines are read again by yamlio when first asked."""
+    """Positions of a document the C reader built: its lines are read again by yamlio when first asked
+    (the whole file, should the lines alone not read back as the document, e.g. cut inside a flow
+    collection that starts on the next document's ``---`` line)."""
 
-    __slots__ = ("data", "first", "last", "lines")
+    __slots__ = ("data", "first", "index", "last", "lines")
 
-    def __init__(self, lines: _Lines, first: int, last: int) -> None:
+    def __init__(self, lines: _Lines, index: int, first: int, last: int) -> None:
         self.lines = lines
+        self.index = index
         self.first = first
         self.last = last
         self.data: Any = _UNSUPPORTED
 
+    def _read(self) -> Any:
+        try:
+            docs = yamlio.load_documents(self.lines.chunk(self.first, self.last), self.lines.path)
+            if docs:
+                return docs[0].data
+        except yamlio.InputError:
+            pass
+        try:
+            return yamlio.load_documents(self.lines.text, self.lines.path)[self.index].data
+        except (yamlio.InputError, IndexError):  # pragma: no cover - the C reader took only what yamlio reads
+            return None
+
     def locate(self, path: tuple | list) -> tuple[int, int] | None:
         if self.data is _UNSUPPORTED:
-            docs = yamlio.load_documents(self.lines.chunk(self.first, self.last), self.lines.path)
-            self.data = docs[0].data if docs else None
+            self.data = self._read()
         return yamlio.locate(self.data, path)
 
 
@@ -310,7 +324,7 @@ def _c_documents(text: str, path: str) -> list[yamlio.Document] | None:
         return None
     lines = _Lines(text, path)
     return [
-        yamlio.Document(path, i, line, data, [], _LinePositions(lines, first, last))
+        yamlio.Document(path, i, line, data, [], _LinePositions(lines, i, first, last))
         for i, (data, line, first, last) in enumerate(loaded)
     ]
 

@@ -158,3 +158,16 @@ def test_memo_is_bounded() -> None:
     text = "".join(f"k{i}: v{i}\n" for i in range(5000))
     assert agree(text)
     assert len(_yamlfast._PLAIN) <= max(before, _yamlfast._RESOLVED_MAX)
+
+
+@native
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 1\nb: 2\n--- [x,\n  y]\n",  # doc 0's lines end inside the next document's flow sequence
+        "a: 1\n--- |\n  text\n--- {k: v}\n",
+        "a: 1\n...\n---\nb: [1,\n  2]\n",
+    ],
+)
+def test_positions_where_documents_share_a_line(text: str) -> None:
+    assert agree(text)
