@@ -71,3 +71,31 @@ def pool_doc(
 
 def make_pool(vm_size: str = "Standard_NC4as_T4_v3", **kw: Any):
     return parse_pool(pool_doc(vm_size, **kw), "test.yaml")
+
+
+def plain_same(a: Any, b: Any) -> bool:
+    """``a`` (plain dicts and lists, as lint's readers build them) holds what ``b`` (yamlio's LineDict and
+    LineList) holds: the same keys in the same order, the same values and the same types (1 is not True)."""
+    if isinstance(b, dict):
+        return (
+            type(a) is dict
+            and list(a) == list(b)
+            and all(type(x) is type(y) for x, y in zip(a, b, strict=True))
+            and all(plain_same(a[k], b[k]) for k in b)
+        )
+    if isinstance(b, list):
+        return type(a) is list and len(a) == len(b) and all(map(plain_same, a, b))
+    return type(a) is type(b) and (a == b or (a != a and b != b))
+
+
+def data_paths(data: Any, prefix: tuple = ()) -> Any:
+    """Every path into ``data``, and a missing key / index below each container (for locate tests)."""
+    yield prefix
+    if isinstance(data, dict):
+        yield (*prefix, "no-such-key")
+        for k, v in data.items():
+            yield from data_paths(v, (*prefix, k))
+    elif isinstance(data, list):
+        yield (*prefix, len(data))
+        for i, v in enumerate(data):
+            yield from data_paths(v, (*prefix, i))

@@ -97,6 +97,15 @@ _LineList = yamlio.LineList
 _Dup = yamlio.DuplicateKey
 
 
+def _tagged(node: Any) -> Any:
+    """The value of a scalar node whose tag is not str (int, bool, null, float...); _Fallback for the tags
+    only yamlio's general loader handles (merge, binary, custom)."""
+    conv = _SCALARS.get(node.tag)
+    if conv is None:
+        raise _Fallback
+    return conv(node)
+
+
 def _build(node: Any, dups: list, depth: int) -> Any:
     cls = node.__class__
     if cls is MappingNode:
@@ -111,13 +120,7 @@ def _build(node: Any, dups: list, depth: int) -> Any:
         for k, v in node.value:
             if k.__class__ is not ScalarNode:
                 raise _Fallback
-            if k.tag == _STR:
-                key = k.value
-            else:
-                conv = _SCALARS.get(k.tag)
-                if conv is None:
-                    raise _Fallback
-                key = conv(k)
+            key = k.value if k.tag == _STR else _tagged(k)
             km = k.start_mark
             if key in d:
                 if firsts is None:
@@ -147,12 +150,7 @@ def _build(node: Any, dups: list, depth: int) -> Any:
             ip.append((im.line + 1, im.column + 1))
         return out
     if cls is ScalarNode:
-        if node.tag == _STR:
-            return node.value
-        conv = _SCALARS.get(node.tag)
-        if conv is None:
-            raise _Fallback
-        return conv(node)
+        return node.value if node.tag == _STR else _tagged(node)
     raise _Fallback
 
 
@@ -170,13 +168,7 @@ def _build_plain(node: Any, depth: int) -> Any:
         for k, v in node.value:
             if k.__class__ is not ScalarNode:
                 raise _Fallback
-            if k.tag == _STR:
-                key = k.value
-            else:
-                conv = _SCALARS.get(k.tag)
-                if conv is None:
-                    raise _Fallback
-                key = conv(k)
+            key = k.value if k.tag == _STR else _tagged(k)
             if key in d:
                 raise _Duplicate
             if v.__class__ is ScalarNode and v.tag == _STR:
@@ -194,17 +186,12 @@ def _build_plain(node: Any, depth: int) -> Any:
             for item in node.value
         ]
     if cls is ScalarNode:
-        if node.tag == _STR:
-            return node.value
-        conv = _SCALARS.get(node.tag)
-        if conv is None:
-            raise _Fallback
-        return conv(node)
+        return node.value if node.tag == _STR else _tagged(node)
     raise _Fallback
 
 
 def _key(node: Any) -> Any:
-    return node.value if node.tag == _STR else _SCALARS[node.tag](node)
+    return node.value if node.tag == _STR else _tagged(node)
 
 
 def locate_node(root: Any, path: tuple | list) -> tuple[int, int] | None:

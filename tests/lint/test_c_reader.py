@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gpupool import _yamlfast, yamlio
+from support import data_paths, plain_same
 
 native = pytest.mark.skipif(_yamlfast._cyaml is None, reason="gpupool._cyaml not built (no libyaml headers)")
 
@@ -26,31 +27,6 @@ def test_built_where_libyaml_headers_are() -> None:
         assert _yamlfast._cyaml is not None, "yaml.h is here but gpupool._cyaml was not built (see setup.py)"
 
 
-def _paths(data, prefix=()):
-    yield prefix
-    if isinstance(data, dict):
-        yield (*prefix, "no-such-key")
-        for k, v in data.items():
-            yield from _paths(v, (*prefix, k))
-    elif isinstance(data, list):
-        yield (*prefix, len(data))
-        for i, v in enumerate(data):
-            yield from _paths(v, (*prefix, i))
-
-
-def _same(a, b) -> bool:
-    if isinstance(b, dict):
-        return (
-            type(a) is dict
-            and list(a) == list(b)
-            and all(type(x) is type(y) for x, y in zip(a, b, strict=True))
-            and all(_same(a[k], b[k]) for k in b)
-        )
-    if isinstance(b, list):
-        return type(a) is list and len(a) == len(b) and all(map(_same, a, b))
-    return type(a) is type(b) and (a == b or (a != a and b != b))
-
-
 def agree(text: str) -> bool:
     """True when the C reader took the text (and then asserts it matches yamlio), False when it declined."""
     docs = _yamlfast._c_documents(text, "t.yaml")
@@ -61,8 +37,8 @@ def agree(text: str) -> bool:
     for c, e in zip(docs, eager, strict=True):
         assert (c.index, c.line) == (e.index, e.line)
         assert not e.duplicates
-        assert _same(c.data, e.data)
-        for p in _paths(e.data):
+        assert plain_same(c.data, e.data)
+        for p in data_paths(e.data):
             assert c.locate(p) == yamlio.locate(e.data, p), p
     return True
 

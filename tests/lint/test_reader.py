@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from gpupool import _yamlfast, yamlio
 from gpupool.lint import reader
-from support import DATA
+from support import DATA, data_paths, plain_same
 
 CORPUS = DATA / "corpus" / "real"
 
@@ -52,33 +52,6 @@ def check_same(text: str) -> None:
         assert same(f.data, s.data)
 
 
-def plain_same(a, b) -> bool:
-    """``a`` (lazily built: plain dict/list) holds what ``b`` (LineDict/LineList) holds, types included."""
-    if isinstance(b, dict):
-        return (
-            type(a) is dict
-            and list(a) == list(b)
-            and all(type(x) is type(y) for x, y in zip(a, b, strict=True))
-            and all(plain_same(a[k], b[k]) for k in b)
-        )
-    if isinstance(b, list):
-        return type(a) is list and len(a) == len(b) and all(map(plain_same, a, b))
-    return type(a) is type(b) and (a == b or (a != a and b != b))
-
-
-def paths(data, prefix=()):
-    """Every path into ``data``, and one missing key / index below each container."""
-    yield prefix
-    if isinstance(data, dict):
-        yield (*prefix, "no-such-key")
-        for k, v in data.items():
-            yield from paths(v, (*prefix, k))
-    elif isinstance(data, list):
-        yield (*prefix, len(data))
-        for i, v in enumerate(data):
-            yield from paths(v, (*prefix, i))
-
-
 def check_lazy(text: str) -> None:
     """positions="lazy": the same data (as plain dicts and lists) and the same answer from locate() for
     every path, as the eager reader."""
@@ -102,7 +75,7 @@ def check_lazy(text: str) -> None:
                 assert same(lz.data, eg.data)
             else:
                 assert plain_same(lz.data, eg.data)
-            for p in paths(eg.data):
+            for p in data_paths(eg.data):
                 assert lz.locate(p) == yamlio.locate(eg.data, p), p
 
 
