@@ -9,10 +9,11 @@
  *     them), memoised in a dict the caller owns: manifests repeat their scalars, so nearly all are lookups;
  *     the callback returns the `unsupported` sentinel for what only yamlio handles (merge keys);
  *   - quoted and block scalars are strings;
- *   - anchors, aliases, tags, directives, collection keys, duplicate keys, nesting deeper than max_depth
- *     and any syntax error: None.
+ *   - anchors, aliases, tags, directives, collection keys, duplicate keys, nesting deeper than max_depth,
+ *     a document of more than max_nodes nodes (yamlio refuses it) and any syntax error: None.
  *
- * load(text, resolve, cache, unsupported, max_depth, max_cached) -> None or a list with, per document,
+ * load(text, resolve, cache, unsupported, max_depth, max_cached, max_nodes) -> None or a list with, per
+ * document,
  * (data, first_node_line, start_line, end_line): 1-based line of the root node, and 0-based lines of the
  * document's first and last event (where the caller re-reads the document for positions, on demand).
  */
@@ -113,8 +114,9 @@ static PyObject *load(PyObject *self, PyObject *args) {
     PyObject *text;
     ctx_t ctx;
     int max_depth;
-    if (!PyArg_ParseTuple(args, "UOO!Oin", &text, &ctx.resolve, &PyDict_Type, &ctx.cache, &ctx.unsupported,
-                          &max_depth, &ctx.max_cached))
+    Py_ssize_t max_nodes, nodes = 0;
+    if (!PyArg_ParseTuple(args, "UOO!Oinn", &text, &ctx.resolve, &PyDict_Type, &ctx.cache, &ctx.unsupported,
+                          &max_depth, &ctx.max_cached, &max_nodes))
         return NULL;
     if (max_depth > STACK_MAX)
         max_depth = STACK_MAX;
@@ -163,6 +165,7 @@ static PyObject *load(PyObject *self, PyObject *args) {
             }
             doc_start = ev.start_mark.line;
             have_node = 0;
+            nodes = 0;
             root = NULL;
             break;
         case YAML_DOCUMENT_END_EVENT: {
@@ -179,7 +182,7 @@ static PyObject *load(PyObject *self, PyObject *args) {
             ok = 0;
             break;
         case YAML_SCALAR_EVENT: {
-            if (ev.data.scalar.anchor != NULL || ev.data.scalar.tag != NULL) {
+            if (ev.data.scalar.anchor != NULL || ev.data.scalar.tag != NULL || ++nodes > max_nodes) {
                 ok = 0;
                 break;
             }
@@ -200,7 +203,7 @@ static PyObject *load(PyObject *self, PyObject *args) {
             int is_map = ev.type == YAML_MAPPING_START_EVENT;
             if ((is_map ? (ev.data.mapping_start.anchor != NULL || ev.data.mapping_start.tag != NULL)
                         : (ev.data.sequence_start.anchor != NULL || ev.data.sequence_start.tag != NULL)) ||
-                depth >= max_depth) {
+                depth >= max_depth || ++nodes > max_nodes) {
                 ok = 0;
                 break;
             }
@@ -256,7 +259,7 @@ static PyObject *load(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"load", load, METH_VARARGS, "load(text, resolve, cache, unsupported, max_depth, max_cached)"},
+    {"load", load, METH_VARARGS, "load(text, resolve, cache, unsupported, max_depth, max_cached, max_nodes)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -304,7 +304,8 @@ class _LinePositions:
 
 def _c_documents(text: str, path: str) -> list[yamlio.Document] | None:
     try:
-        loaded = _cyaml.load(text, _plain_value, _PLAIN, _UNSUPPORTED, yamlio.MAX_DEPTH, _RESOLVED_MAX)
+        limits = (yamlio.MAX_DEPTH, _RESOLVED_MAX, yamlio.MAX_EXPANDED_NODES)
+        loaded = _cyaml.load(text, _plain_value, _PLAIN, _UNSUPPORTED, *limits)
     except Exception:  # e.g. text that is not valid UTF-8 (lone surrogates): the Python path reports it
         return None
     if loaded is None:
@@ -326,12 +327,14 @@ def fast_documents(
     (``native=False`` skips it), else from the kept node tree; a document with a duplicate key is built with
     positions.
     """
-    if _CBase is None or len(text) > _FAST_MAX_CHARS or "&" in text:
+    if _CBase is None or "&" in text:
         return None
-    if lazy and native and _cyaml is not None:
+    if lazy and native and _cyaml is not None:  # any size: it counts nodes as yamlio's limit does
         docs = _c_documents(text, path)
         if docs is not None:
             return docs
+    if len(text) > _FAST_MAX_CHARS:
+        return None
     loader = _FastLoader(text)
     docs: list[yamlio.Document] = []
     try:

@@ -147,3 +147,19 @@ def test_memo_is_bounded() -> None:
 )
 def test_positions_where_documents_share_a_line(text: str) -> None:
     assert agree(text)
+
+
+@native
+def test_node_limit_is_yamlios_and_large_texts_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Large inputs (helm template output on stdin) are read natively: no character limit, yamlio's node one.
+    doc = "---\nkind: ConfigMap\nmetadata: {{name: cm{0}}}\ndata: {{k: v{0}}}\n"
+    big = "".join(doc.format(i) for i in range(40_000))
+    assert len(big) > _yamlfast._FAST_MAX_CHARS
+    docs = _yamlfast.fast_documents(big, "big.yaml", lazy=True)
+    assert docs is not None and len(docs) == 40_000 and docs[-1].data["data"] == {"k": "v39999"}
+    assert docs[-1].locate(("data", "k")) == (40_000 * 4, 8)
+    monkeypatch.setattr(yamlio, "MAX_EXPANDED_NODES", 10)
+    assert _yamlfast._c_documents("a: [1, 2, 3, 4, 5, 6, 7]\n", "t.yaml") is not None  # 10 nodes
+    assert _yamlfast._c_documents("a: [1, 2, 3, 4, 5, 6, 7, 8]\n", "t.yaml") is None  # 11: yamlio says why
+    with pytest.raises(yamlio.InputError, match="nodes"):
+        yamlio.load_documents("a: [1, 2, 3, 4, 5, 6, 7, 8, 9]\n", "t.yaml", fast=False)
