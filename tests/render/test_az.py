@@ -112,6 +112,9 @@ def test_managed_flags(pool_named):
     assert f["--gpu-mig-strategy"] == ["Single"]
     f = flags(az.nodepool_add_argv(make_pool(gpu={"managed": True})))
     assert "--gpu-mig-strategy" not in f
+    # migStrategy None is the API default; the CLI accepts only Single and Mixed, so it is left out.
+    f = flags(az.nodepool_add_argv(make_pool(gpu={"managed": True, "migStrategy": "None"})))
+    assert "--gpu-mig-strategy" not in f
 
 
 def test_windows_pool_sets_the_os_type():

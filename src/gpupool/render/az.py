@@ -85,7 +85,8 @@ def nodepool_add_argv(pool: PoolSpec) -> list[str]:
         if g.managed:
             argv += ["--enable-managed-gpu=true"]  # as aks-managed-gpu-nodes.md writes it
             strategy = arm.mig_strategy(pool)
-            if strategy:
+            # The CLI takes Single or Mixed; None is the API's default and is left out (passing it fails).
+            if strategy and strategy != "None":
                 argv += ["--gpu-mig-strategy", strategy]
     return argv
 
