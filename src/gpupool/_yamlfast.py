@@ -150,7 +150,7 @@ def _build(node: Any, dups: list, depth: int) -> Any:
             ip.append((im.line + 1, im.column + 1))
         return out
     if cls is ScalarNode:
-        return node.value if node.tag == _STR else _tagged(node)
+        return _scalar(node)
     raise _Fallback
 
 
@@ -186,11 +186,11 @@ def _build_plain(node: Any, depth: int) -> Any:
             for item in node.value
         ]
     if cls is ScalarNode:
-        return node.value if node.tag == _STR else _tagged(node)
+        return _scalar(node)
     raise _Fallback
 
 
-def _key(node: Any) -> Any:
+def _scalar(node: Any) -> Any:
     return node.value if node.tag == _STR else _tagged(node)
 
 
@@ -205,7 +205,7 @@ def locate_node(root: Any, path: tuple | list) -> tuple[int, int] | None:
         if node.__class__ is MappingNode:
             hit = None
             for k, v in node.value:  # the last of equal keys wins, as in the dict
-                if _key(k) == step:
+                if _scalar(k) == step:
                     hit = (k, v)
             if hit is None:
                 break
@@ -327,13 +327,13 @@ def fast_documents(
     (``native=False`` skips it), else from the kept node tree; a document with a duplicate key is built with
     positions.
     """
-    if _CBase is None or "&" in text:
-        return None
-    if lazy and native and _cyaml is not None:  # any size: it counts nodes as yamlio's limit does
+    if lazy and native and _cyaml is not None:
+        # Any size (it counts nodes as yamlio's limit does), and "&&" in a script is fine: it declines
+        # anchors and aliases itself.
         docs = _c_documents(text, path)
         if docs is not None:
             return docs
-    if len(text) > _FAST_MAX_CHARS:
+    if _CBase is None or len(text) > _FAST_MAX_CHARS or "&" in text:
         return None
     loader = _FastLoader(text)
     docs: list[yamlio.Document] = []
