@@ -19,10 +19,9 @@ Machines are noisy (a shared VM's speed drifts by half over minutes), so the two
 kubernetes-validate file list is cut into ``--rounds`` slices (default 5) and gpupool lints the whole corpus
 before each slice and after the last; gpupool's figure is the median of those runs, kubernetes-validate's
 the sum of its slices less the start-up of the extra processes (measured on an empty file), i.e. what one
-process over all the files takes. Both run
-with Python's bytecode cache on (``PYTHONDONTWRITEBYTECODE`` removed from their environment, the cache
-written to a temporary ``PYTHONPYCACHEPREFIX`` by the warm-up run), as an installed package runs: without
-it every start recompiles gpupool's modules from source.
+process over all the files takes. Both run with Python's bytecode cache on (``PYTHONDONTWRITEBYTECODE``
+removed from their environment, the cache written to a temporary ``PYTHONPYCACHEPREFIX`` by the warm-up
+run), as an installed package runs: without it every start recompiles gpupool's modules from source.
 
 Prints resources, wall seconds, resources/s, the ratio, and peak RSS of each tool (``getrusage`` of the
 children). Targets on a 2-core machine: gpupool >= 3,000 resources/s wall, >= 100x kubernetes-validate,
