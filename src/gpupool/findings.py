@@ -67,6 +67,11 @@ def has_errors(findings: list[Finding]) -> bool:
     return any(f.severity is Severity.ERROR for f in findings)
 
 
-def exit_code(findings: list[Finding]) -> int:
-    """0 when no error, 1 when any finding is an error (bad input is 2, raised as InputError)."""
-    return 1 if has_errors(findings) else 0
+def exit_code(findings: list[Finding], fail_on: Severity | None = Severity.ERROR) -> int:
+    """1 when any finding is at least as severe as ``fail_on`` (default: error), else 0.
+
+    ``fail_on=None`` never fails on findings (``--fail-on none``). Bad input is 2, raised as InputError.
+    """
+    if fail_on is None:
+        return 0
+    return 1 if any(f.severity.rank >= fail_on.rank for f in findings) else 0

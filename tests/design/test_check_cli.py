@@ -39,11 +39,18 @@ def test_check_warnings_exit_0_unless_strict() -> None:
     assert run_cli("check", WARN_ONLY).exit_code == 0
     r = run_cli("check", "--strict", WARN_ONLY)
     assert r.exit_code == 1
-    assert "--strict: warnings fail" in r.stdout
+    assert "--fail-on warning: warnings fail" in r.stdout
+    assert run_cli("check", "--fail-on", "warning", WARN_ONLY).exit_code == 1
 
 
 def test_info_never_fails_even_strict() -> None:
     assert run_cli("check", "--strict", SPOT_INFO).exit_code == 0
+
+
+def test_fail_on_info_and_none() -> None:
+    assert run_cli("check", "--fail-on", "info", SPOT_INFO).exit_code == 1
+    assert run_cli("check", "--fail-on", "none", RETIRED).exit_code == 0
+    assert run_cli("check", "--fail-on", "bogus", CLEAN).exit_code == 2
 
 
 def test_ignore_by_id_name_and_comma_list() -> None:

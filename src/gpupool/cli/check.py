@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from gpupool.cli.common import Format, guard, parse_ignores
+from gpupool.cli.common import FailOn, Format, fail_on_option, guard, parse_ignores
 from gpupool.design.check import check_pools
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, exit_code
 from gpupool.report import jsonout
 from gpupool.report.text import console, print_findings, summary_counts
 from gpupool.spec import load_many
@@ -21,7 +21,8 @@ HELP = "\n\n".join(
         "AKS installs.",
         "Severity: error = AKS rejects it, it will not work, or it costs money for nothing; warning = "
         "probably wrong; info = worth knowing.",
-        "Exit codes: 0 no error findings; 1 error findings (or warnings with --strict); 2 unusable input "
+        "Exit codes: 0 no error findings; 1 error findings (or warnings with --fail-on warning); "
+        "2 unusable input "
         "(one line file:line: message on stderr).",
         "All rules: gpupool rules. One rule in full (why, fix, source, examples): gpupool explain GP105.",
     )
@@ -33,16 +34,16 @@ EPILOG = (
 )
 
 
-def exit_code(findings: list[Finding], strict: bool) -> int:
-    worst = Severity.WARNING if strict else Severity.ERROR
-    return 1 if any(f.severity.rank >= worst.rank for f in findings) else 0
+def effective_fail_on(fail_on: FailOn, strict: bool) -> FailOn:
+    """``--strict`` is kept as an alias of ``--fail-on warning`` (it never lowers an explicit info)."""
+    return FailOn.warning if strict and fail_on is FailOn.error else fail_on
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 or word == "info" else "s")
 
 
-def summary_line(findings: list[Finding], pools: int, files: int, ignored: int, strict: bool) -> str:
+def summary_line(findings: list[Finding], pools: int, files: int, ignored: int, fail_on: FailOn) -> str:
     c = summary_counts(findings)
     text = (
         f"{_plural(pools, 'pool')} in {_plural(files, 'file')}: {_plural(c['error'], 'error')}, "
@@ -50,8 +51,8 @@ def summary_line(findings: list[Finding], pools: int, files: int, ignored: int, 
     )
     if ignored:
         text += f" ({ignored} ignored)"
-    if strict and c["warning"] and not c["error"]:
-        text += "; --strict: warnings fail"
+    if fail_on is FailOn.warning and c["warning"] and not c["error"]:
+        text += "; --fail-on warning: warnings fail"
     return text
 
 
@@ -77,9 +78,11 @@ def register(app: typer.Typer) -> None:
             show_default=False,
         ),
         strict: bool = typer.Option(
-            False, "--strict", help="Fail (exit 1) on warnings too, not only on errors."
+            False, "--strict", help="Fail (exit 1) on warnings too: an alias of --fail-on warning."
         ),
+        fail_on: FailOn = fail_on_option(),
     ) -> None:
+        fail_on = effective_fail_on(fail_on, strict)
         skip = parse_ignores(ignore)
         pools = load_many(specs)
         every = check_pools(pools)
@@ -94,5 +97,5 @@ def register(app: typer.Typer) -> None:
             print_findings(findings, con)
             if findings:
                 con.print()
-            con.print(summary_line(findings, len(pools), files, ignored, strict), markup=False)
-        raise typer.Exit(exit_code(findings, strict))
+            con.print(summary_line(findings, len(pools), files, ignored, fail_on), markup=False)
+        raise typer.Exit(exit_code(findings, fail_on.severity))

@@ -23,6 +23,31 @@ class LintFormat(StrEnum):
     junit = "junit"
 
 
+class FailOn(StrEnum):
+    """``--fail-on``: the least severe finding that makes the exit code 1."""
+
+    error = "error"
+    warning = "warning"
+    info = "info"
+    none = "none"
+
+    @property
+    def severity(self):  # type: ignore[no-untyped-def]
+        from gpupool.findings import Severity
+
+        return None if self is FailOn.none else Severity(self.value)
+
+
+def fail_on_option(default: FailOn = FailOn.error):  # type: ignore[no-untyped-def]
+    """The ``--fail-on`` option every command that reports findings takes (same words everywhere)."""
+    return typer.Option(
+        default,
+        "--fail-on",
+        metavar="SEVERITY",
+        help="Exit 1 when a finding is at least this severe: error (default), warning, info, or none.",
+    )
+
+
 def fail_input(err: InputError) -> None:
     """Print the one-line input error and exit 2."""
     typer.echo(f"gpupool: error: {err.render()}", err=True)
