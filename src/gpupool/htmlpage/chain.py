@@ -1,0 +1,231 @@
+"""The AKS GPU chain of one pool as plain data, and its diagram.
+
+A GPU pool's chain: pool → VM size and GPUs → NVIDIA driver → device plugin → what each node advertises →
+the workloads that land there. A plain pool's chain is pool → VM size → workloads. Each stage has a title
+and a few lines of real values (catalog facts and :mod:`gpupool.design.node`, the same code ``plan`` and
+``simulate`` use). Findings are attached to the stage they concern (:data:`STAGE_OF`, by rule); an error
+at a stage breaks the link into it, a warning marks it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpupool.htmlpage import svg
+
+STAGES = ("pool", "vm", "driver", "plugin", "resources", "workloads")
+PLAIN_STAGES = ("pool", "vm", "workloads")
+TITLED = ("pool", "vm", "workloads")  # stages whose box shows a title line (name, size, pod count)
+STAGE_TITLES = {
+    "pool": "Node pool",
+    "vm": "VM size and GPUs",
+    "driver": "NVIDIA driver",
+    "plugin": "Device plugin",
+    "resources": "Advertised per node",
+    "workloads": "Workloads",
+}
+
+_BY_STAGE = {
+    "vm": "GP101 GP102 GP103 GP104 GP105 GP106 GP107 GP125",
+    "driver": "GP108 GP115 GP117 GP120 GP121 GP122 GP123 GP129 GP130 GP133 GP134",
+    "plugin": "GP109 GP110 GP111 GP112 GP113 GP116 GP118 GP119 GP131 GP309",
+    "resources": "GP304 GP307 GP310",
+    "workloads": "GP301 GP302 GP303 GP305 GP306 GP308 GP311 GP402 GP501 GP502 GP503 GP504",
+    "pool": "GP114 GP124 GP126 GP127 GP128 GP132 GP401 GP403 GP404 GP405",
+}
+STAGE_OF = {rule: stage for stage, rules in _BY_STAGE.items() for rule in rules.split()}
+"""Which stage of the chain a rule's finding concerns (presentation only; the rule's docs say why)."""
+
+_FAMILY_STAGE = {"GP1": "pool", "GP2": "workloads", "GP3": "workloads", "GP4": "pool", "GP5": "workloads"}
+
+
+def stage_of(rule: str) -> str:
+    return STAGE_OF.get(rule) or _FAMILY_STAGE.get(rule[:3], "pool")
+
+
+@dataclass
+class Stage:
+    key: str
+    title: str
+    lines: list[tuple[str, str]]  # (text, css class)
+    state: str = "ok"  # ok | warn | broken
+    marks: list[str] = field(default_factory=list)  # rule IDs (or "Pending") drawn on the link into it
+    full: list[str] = field(default_factory=list)  # every line in full (the tooltip)
+
+
+# ---- the stages' values ---------------------------------------------------------------------------
+
+
+def _gib(x: float) -> str:
+    return f"{x:g}"
+
+
+def stages_of(pool: Any, workloads: list[dict[str, Any]]) -> list[Stage]:
+    """The chain of ``pool`` (a PoolSpec) with ``workloads`` [{ref, pods, pending}] that land there."""
+    from gpupool import catalog
+    from gpupool.design.node import advertised, device_plugin_mode, plugin_mig_strategy
+
+    size = catalog.vm_size(pool.vm_size)
+    gpu_chain = pool.is_gpu_pool or (size is not None and size.is_gpu)
+    out: list[Stage] = []
+
+    nodes = (
+        f"{pool.autoscaler.min_count}..{pool.autoscaler.max_count} nodes (autoscaler)"
+        if pool.autoscaler
+        else f"{pool.node_count} node(s), fixed"
+    )
+    taints = [str(t) for t in pool.effective_taints]
+    lines = [(f"{pool.mode} · {pool.priority} · {pool.os_sku}", ""), (nodes, "")]
+    if taints:
+        lines.append(("taint " + taints[0], "mono"))
+        if len(taints) > 1:
+            lines.append((f"+{len(taints) - 1} more taint(s)", "dim"))
+    else:
+        lines.append(("no taints", "dim" if not gpu_chain else "warn"))
+    out.append(Stage("pool", pool.name, lines, full=[pool.name, *[t for t, _ in lines], *taints[1:]]))
+
+    vm_lines: list[tuple[str, str]] = []
+    if size is None:
+        vm_lines.append(("not in gpupool's catalog", "warn"))
+    else:
+        if size.is_gpu and size.gpu is not None:
+            vm_lines.append((f"{size.gpus_text()} × {size.gpu.model}", "strong"))
+            prof = pool.gpu_settings.instance_profile if pool.is_gpu_pool else None
+            if prof and size.mig_capable:
+                per = catalog.mig_instances_per_gpu()[prof]
+                vm_lines.append((f"MIG {prof}: {per} × {size.gpu.mig[prof]}/GPU", ""))
+            elif prof:
+                vm_lines.append((f"{prof} asked: no MIG here", "bad"))
+            else:
+                vm_lines.append(("whole GPUs (no MIG)", "dim"))
+        else:
+            vm_lines.append(("no GPU", "dim"))
+            vm_lines.append(("CPU only", "dim"))
+        vm_lines.append((f"{size.vcpu} vCPU · {_gib(size.memory_gib)} GiB", "dim"))
+    out.append(Stage("vm", pool.vm_size, vm_lines, full=[pool.vm_size, *[t for t, _ in vm_lines]]))
+
+    if gpu_chain:
+        mode = device_plugin_mode(pool) if pool.is_gpu_pool else "none"
+        drv = catalog.driver_for(size) if size is not None else None
+        d_lines: list[tuple[str, str]] = []
+        d_lines.append({
+            "managed": ("managed GPU (AKS)", "strong"),
+            "gpu-operator": ("GPU Operator mode", "strong"),
+            "amd-gpu-operator": ("AMD GPU Operator", "strong"),
+            "windows-directx": ("Windows GPU (AKS)", "strong"),
+            "self-managed": ("driver-only + plugin", "strong"),
+        }.get(mode, ("no GPU stack", "bad")))
+        if mode in ("managed", "self-managed") and drv is not None:
+            pin = catalog.driver_pinning(pool.os_sku)
+            d_lines.append(("installed by AKS", ""))
+            if pin == "pinned":
+                d_lines.append((drv.version, "mono"))
+            else:
+                d_lines.append((f"≈{drv.version}, not pinned", "mono warn"))
+            d_lines.append((f"{drv.flavour} · as of {drv.as_of}", "dim"))
+        elif mode == "gpu-operator":
+            d_lines.append(("AKS installs none", ""))
+            d_lines.append(("the Operator installs it", "dim"))
+        elif mode in ("managed", "self-managed"):
+            d_lines.append(("installed by AKS", ""))
+            d_lines.append(("version not in catalog", "warn"))
+        out.append(Stage("driver", STAGE_TITLES["driver"], d_lines, full=[t for t, _ in d_lines]))
+
+        p_lines: list[tuple[str, str]] = []
+        p_lines += {
+            "self-managed": [("you deploy it", "strong"), ("NVIDIA k8s-device-plugin", "dim")],
+            "managed": [("deployed by AKS", "strong"), ("managed device plugin", "dim")],
+            "gpu-operator": [("from the GPU Operator", "strong")],
+            "amd-gpu-operator": [("from the AMD Operator", "strong")],
+            "windows-directx": [("DirectX plugin (AKS)", "strong")],
+        }.get(mode, [("none", "bad")])
+        if pool.is_gpu_pool and pool.gpu_settings.instance_profile:
+            p_lines.append((f"MIG strategy {plugin_mig_strategy(pool)}", ""))
+        ts = pool.gpu_settings.time_slicing if pool.is_gpu_pool else None
+        if ts is not None:
+            rename = ts.rename_by_default
+            p_lines.append((f"time-slicing ×{ts.replicas}", ""))
+            if rename:
+                p_lines.append(("renamed to .shared", "dim"))
+        out.append(Stage("plugin", STAGE_TITLES["plugin"], p_lines, full=[t for t, _ in p_lines]))
+
+        adv = advertised(pool) if pool.is_gpu_pool else None
+        r_lines = [(f"{k}: {v}", "mono strong") for k, v in (adv.resources.items() if adv else [])]
+        if not r_lines:
+            r_lines = [("no GPU resource", "bad")]
+        out.append(Stage("resources", STAGE_TITLES["resources"], r_lines, full=[t for t, _ in r_lines]))
+
+    pods = sum(w["pods"] for w in workloads)
+    w_lines: list[tuple[str, str]] = []
+    for w in workloads:
+        short = w["ref"].split(" ", 1)[-1]
+        if w["pending"] and not w["pods"]:
+            w_lines.append((f"{short} · {w['pending']} pending", "bad"))
+        elif w["pending"]:
+            w_lines.append((f"{short} ×{w['pods']}, {w['pending']} pending", "bad"))
+        else:
+            w_lines.append((f"{short} ×{w['pods']}", ""))
+    full = [f"{w['ref']}: {w['pods']} pod(s)" + (f", {w['pending']} pending" if w["pending"] else "")
+            for w in workloads]
+    if len(w_lines) > 4:
+        w_lines = [*w_lines[:3], (f"+{len(w_lines) - 3} more workloads", "dim")]
+    if not w_lines:
+        w_lines = [("none lands here", "dim")]
+    title = f"{pods} pod(s) placed"
+    out.append(Stage("workloads", title, w_lines, full=full or ["no workload lands here"]))
+    return out
+
+
+# ---- the diagram -----------------------------------------------------------------------------------
+
+BOX_W = 196
+BOX_GAP = 46
+HEAD_H = 24
+LINE_H = 17
+PAD = 10
+MARGIN = 6
+
+
+def diagram(pool_name: str, stages: list[Stage]) -> svg.Canvas:
+    """Boxes left to right, one per stage, linked by arrows; a broken link has a gap, a cross and the
+    rule IDs (or "Pending") under it."""
+    rows = max(len(s.lines) + (s.key in TITLED) for s in stages)
+    box_h = HEAD_H + PAD + rows * LINE_H + 2
+    label_h = 16
+    width = 2 * MARGIN + len(stages) * BOX_W + (len(stages) - 1) * BOX_GAP
+    height = 2 * MARGIN + box_h + label_h
+    c = svg.Canvas(width, height, f"GPU chain of pool {pool_name}", "chain")
+    y0 = MARGIN
+    chars = svg.chars_for(BOX_W - 2 * PAD, 12)
+    head_chars = svg.chars_for(BOX_W - 2 * PAD, 12.5)
+    for i, s in enumerate(stages):
+        x = MARGIN + i * (BOX_W + BOX_GAP)
+        if i:
+            prev_x = x - BOX_GAP
+            cls = {"broken": "edge broken", "warn": "edge warn"}.get(s.state, "edge")
+            e = c.group(cls, "; ".join(s.marks) or None, edge=f"{stages[i - 1].key}-{s.key}", state=s.state)
+            mid_y = y0 + box_h / 2
+            if s.state == "broken":
+                svg.broken_arrow(e, prev_x + 2, mid_y, x - 2, "link")
+            else:
+                svg.arrow(e, prev_x + 2, mid_y, x - 2, "link")
+            if s.marks:
+                label = s.marks[0] + (f" +{len(s.marks) - 1}" if len(s.marks) > 1 else "")
+                svg.text(e, prev_x + BOX_GAP / 2, mid_y + 18, label, "mark", "middle",
+                         svg.chars_for(BOX_GAP + 30, 10))
+        g = c.group(f"node {s.state}", "\n".join(s.full) or None, stage=s.key)
+        svg.rect(g, x, y0, BOX_W, box_h, "box", 7)
+        svg.rect(g, x, y0, BOX_W, HEAD_H, "box-head", 7)
+        svg.rect(g, x, y0 + HEAD_H - 7, BOX_W, 7, "box-head", 0)
+        svg.text(g, x + PAD, y0 + 16.5, STAGE_TITLES[s.key], "kicker", max_chars=head_chars)
+        ty = y0 + HEAD_H + 17
+        if s.key in TITLED:
+            svg.text(g, x + PAD, ty, s.title, "title", max_chars=chars - 2)
+            ty += LINE_H + 1
+        for txt, cls in s.lines:
+            if ty > y0 + box_h - 4:
+                break
+            svg.text(g, x + PAD, ty, txt, "line " + cls, max_chars=chars)
+            ty += LINE_H
+    return c

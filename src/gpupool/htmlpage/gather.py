@@ -1,0 +1,135 @@
+"""Run the engines a report shows: check (GP1xx), lint (GP2xx/GP3xx), simulate (GP5xx), diff (GP4xx).
+
+Plain data in (files already chosen by the CLI, CURRENT already read), one :class:`Results` out. Every
+engine is the one the matching command runs, with its defaults; nothing is re-implemented here except
+the look-up of where simulated pods landed when the simulate result does not carry it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gpupool.errors import InputError
+from gpupool.findings import Finding
+
+
+@dataclass(frozen=True)
+class Placement:
+    pod: str
+    workload: str  # "Kind namespace/name"
+    node: str
+    pool: str
+
+
+@dataclass
+class Results:
+    files: list[str]
+    pools: list[Any]  # PoolSpec
+    workloads: list[Any]  # simulate's WorkloadInput
+    check: list[Finding]
+    lint: Any | None  # LintResult, when workloads were given
+    simulation: Any  # SimulationResult
+    placements: list[Placement]
+    diffs: list[Any] = field(default_factory=list)  # DiffResult per pool found in CURRENT and the specs
+    diff_notes: list[str] = field(default_factory=list)
+    current: str | None = None
+    simulate_seconds: float = 0.0
+
+
+def _placements(result: Any) -> list[Placement]:
+    """Where each simulated pod landed: the result's own list when it has one, else the run replayed."""
+    own = getattr(result, "placements", None)
+    if own is not None:
+        return [
+            Placement(str(p["pod"]), str(p["workload"]), str(p["node"]), str(p["pool"]))
+            if isinstance(p, dict)
+            else Placement(str(p.pod), str(p.workload), str(p.node), str(p.pool))
+            for p in own
+        ]
+    sim = result.simulation
+    if sim is None:
+        return []
+    run = sim.run(result.autoscaler)
+    cluster = run.cluster
+    out = []
+    for p in run.pods:
+        if p.node is None or p.ds:
+            continue
+        pool = sim.pools[cluster.node_pool[p.node]].name
+        out.append(Placement(p.name, sim.workloads[p.workload].ref, cluster.node_name[p.node], pool))
+    return out
+
+
+def gather(
+    files: Sequence[str | Path],
+    *,
+    current: list[tuple[Any, Any]] | None = None,
+    current_path: str | None = None,
+    kubernetes_version: str | None = None,
+    prices: Any = None,
+) -> Results:
+    """Read ``files`` (pool specs and workloads, told apart by kind) and run every engine on them.
+
+    ``current``: CURRENT as ``gpupool diff`` reads it ([(PoolSpec, AzPool | None)]); each of its pools that
+    the specs also define is diffed against the spec. Raises InputError for unusable input.
+    """
+    import time
+
+    from gpupool.design.check import check_pools
+    from gpupool.simulate import Options, load_inputs, simulate
+
+    names = [str(f) for f in files]
+    inputs = load_inputs(names)
+    if not inputs.pools:
+        raise InputError(
+            names[0] if len(names) == 1 else None,
+            None,
+            "no pool spec in the inputs",
+            "pass at least one file with apiVersion gpupool/v1 (kind GpuNodePool or NodePool)",
+        )
+    check = check_pools(inputs.pools)
+    lint = None
+    workload_files = list(dict.fromkeys(w.path for w in inputs.workloads))
+    if workload_files:
+        from gpupool.lint.engine import LintOptions, lint_paths
+
+        lint = lint_paths(workload_files, pools=inputs.pools, options=LintOptions())
+    t0 = time.perf_counter()
+    sim = simulate(inputs, Options(kubernetes_version=kubernetes_version, prices=prices))
+    placements = _placements(sim)
+    seconds = time.perf_counter() - t0
+    res = Results(
+        files=names,
+        pools=list(inputs.pools),
+        workloads=list(inputs.workloads),
+        check=check,
+        lint=lint,
+        simulation=sim,
+        placements=placements,
+        current=current_path,
+        simulate_seconds=seconds,
+    )
+    if current is not None:
+        _diffs(res, current, workload_files)
+    return res
+
+
+def _diffs(res: Results, current: list[tuple[Any, Any]], workload_files: list[str]) -> None:
+    from gpupool.diff import diff, load_workloads
+
+    located = load_workloads(workload_files) if workload_files else None
+    taken = tuple(p.name for p, _ in current)
+    desired = {p.name: p for p in res.pools}
+    for cur, az in current:
+        des = desired.get(cur.name)
+        if des is None:
+            res.diff_notes.append(f"pool {cur.name} exists in CURRENT but no spec describes it (not compared)")
+            continue
+        res.diffs.append(diff(cur, des, current_az=az, workloads=located, taken_names=taken))
+    in_current = {p.name for p, _ in current}
+    for p in res.pools:
+        if p.name not in in_current:
+            res.diff_notes.append(f"pool {p.name} is not in CURRENT: it would be created")

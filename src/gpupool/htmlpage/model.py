@@ -1,0 +1,513 @@
+"""Results → the page's model: plain dicts, lists, strings and numbers (and SVG canvases of plain data).
+
+No markup is made here; the templates escape every string. Numbers are formatted here so that the
+template stays simple and the tests can read them back from the HTML.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from datetime import UTC, datetime
+from typing import Any
+
+from gpupool.findings import Finding, Severity, sort_key
+from gpupool.htmlpage import chain, facts, svg
+from gpupool.htmlpage.gather import Results
+
+SEVERITIES = ("error", "warning", "info")
+MAX_PER_GROUP = 100
+"""Findings shown per pool and severity; the rest are counted ("N more"), keeping 50-pool pages small."""
+
+
+def money(x: float | None, digits: int = 2) -> str:
+    return "unknown" if x is None else f"{x:,.{digits}f}"
+
+
+def _pool_of_object(obj: str | None, names: set[str]) -> str | None:
+    """``GpuNodePool gpunp`` / ``NodePool system`` / ``pool gpunp`` -> ``gpunp`` when it is one of ours."""
+    if not obj:
+        return None
+    head, _, rest = obj.partition(" ")
+    if head in ("GpuNodePool", "NodePool", "pool") and rest in names:
+        return rest
+    return None
+
+
+def _ref_keys(ref: str) -> list[str]:
+    """A workload ref as simulate writes it (``Kind ns/name``) and as lint writes it (no ``default/``)."""
+    kind, _, rest = ref.partition(" ")
+    keys = [ref]
+    if rest.startswith("default/"):
+        keys.append(f"{kind} {rest[len('default/'):]}")
+    return keys
+
+
+class _Builder:
+    def __init__(self, res: Results, generated: datetime | None) -> None:
+        self.res = res
+        self.sim = res.simulation
+        self.generated = generated or datetime.now(UTC)
+        self.names = {p.name for p in res.pools}
+        self.pool_index = {p.name: i for i, p in enumerate(res.pools)}
+        # where each workload's pods went, and which pools a workload is meant for (offers its GPUs)
+        self.landed: dict[str, Counter[str]] = defaultdict(Counter)  # pool -> workload ref -> pods
+        self.pools_of_ref: dict[str, list[str]] = defaultdict(list)
+        for p in res.placements:
+            self.landed[p.pool][p.workload] += 1
+            if p.pool not in self.pools_of_ref[p.workload]:
+                self.pools_of_ref[p.workload].append(p.pool)
+        self.workload_by_ref = {w.workload.ref: w for w in res.workloads}
+        self.fits: dict[str, list[Any]] = {}
+        self.intended: dict[str, list[str]] = {}
+        self._index = None
+        for w in res.workloads:
+            self.intended[w.workload.ref] = [f.view.name for f in self._fits(w) if f.offers_all and self._wants(w)]
+        self.ref_alias: dict[str, str] = {}
+        for ref in self.workload_by_ref:
+            for k in _ref_keys(ref):
+                self.ref_alias[k] = ref
+        self.rules_used: set[str] = set()
+
+    # ---- helpers --------------------------------------------------------------------------------
+
+    def _wants(self, w: Any) -> dict:
+        from gpupool.lint.gpu import gpu_requests
+
+        return gpu_requests(w.workload.pod_spec)
+
+    def _fits(self, w: Any) -> list[Any]:
+        from gpupool.lint.gpu import PoolIndex, placement
+
+        ref = w.workload.ref
+        hit = self.fits.get(ref)
+        if hit is None:
+            if self._index is None:
+                self._index = PoolIndex(self.res.pools)
+            hit = self.fits[ref] = placement(w.workload, self._index)
+        return hit
+
+    def pools_for_finding(self, f: Finding) -> list[str]:
+        pool = _pool_of_object(f.object, self.names)
+        if pool is not None:
+            return [pool]
+        ref = self.ref_alias.get(f.object or "")
+        if ref is not None:
+            return self.pools_of_ref.get(ref) or self.intended.get(ref) or []
+        return []
+
+    # ---- findings -------------------------------------------------------------------------------
+
+    def all_findings(self) -> list[tuple[str, Finding]]:
+        res = self.res
+        out: list[tuple[str, Finding]] = [("check", f) for f in res.check]
+        if res.lint is not None:
+            out += [("lint", f) for f in res.lint.findings]
+        out += [("simulate", f) for f in self.sim.findings]
+        for d in res.diffs:
+            for f in d.findings:
+                # a diff finding about the new pool (gpunp2) belongs to the spec's pool (gpunp)
+                if f.object and f.object.startswith("pool ") and f.object[5:] not in self.names:
+                    f = Finding(f.rule, f.severity, f.message, f.path, f.line, f.column,
+                                f"pool {d.desired.name}", f.fix, f.extra)
+                out.append(("diff", f))
+        return out
+
+    def finding_item(self, family: str, f: Finding) -> dict[str, Any]:
+        self.rules_used.add(f.rule)
+        from gpupool.rules import lookup
+
+        info = lookup(f.rule)
+        return {
+            "rule": f.rule,
+            "name": info.name if info else "",
+            "severity": f.severity.value,
+            "family": family,
+            "message": f.message,
+            "where": f.location(),
+            "object": f.object or "",
+            "fix": f.fix or "",
+            "stage": chain.stage_of(f.rule),
+        }
+
+    # ---- pools ----------------------------------------------------------------------------------
+
+    def workloads_on(self, pool: str, pending_by_ref: dict[str, int]) -> list[dict[str, Any]]:
+        rows = [{"ref": ref, "pods": n, "pending": 0} for ref, n in self.landed.get(pool, Counter()).items()]
+        seen = {r["ref"] for r in rows}
+        for r in rows:
+            if self.intended.get(r["ref"]) and r["ref"] in pending_by_ref:
+                r["pending"] = pending_by_ref[r["ref"]]
+        for ref, n in pending_by_ref.items():
+            if ref not in seen and pool in (self.intended.get(ref) or []):
+                rows.append({"ref": ref, "pods": 0, "pending": n})
+        rows.sort(key=lambda r: (-r["pending"], -r["pods"], r["ref"]))
+        return rows
+
+    def pool_views(self, by_pool: dict[str, list[tuple[str, Finding]]], pending_by_ref: dict[str, int]):
+        sim_pools = {p.name: p for p in self.sim.pools}
+        hours = facts.hours_per_month()
+        views = []
+        for i, pool in enumerate(self.res.pools):
+            workloads = self.workloads_on(pool.name, pending_by_ref)
+            stages = chain.stages_of(pool, workloads)
+            present = {s.key for s in stages}
+            breaks = []
+            for family, f in by_pool.get(pool.name, []):
+                st = chain.stage_of(f.rule)
+                if st not in present:
+                    st = "pool" if st != "workloads" else "workloads"
+                if f.severity is Severity.INFO:
+                    continue
+                stage = next(s for s in stages if s.key == st)
+                if f.severity is Severity.ERROR:
+                    stage.state = "broken"
+                elif stage.state == "ok":
+                    stage.state = "warn"
+                if f.rule not in stage.marks:
+                    stage.marks.append(f.rule)
+                item = self.finding_item(family, f)
+                item["stage_title"] = chain.STAGE_TITLES[st]
+                breaks.append(item)
+            stuck = sum(w["pending"] for w in workloads)
+            if stuck:
+                wl = stages[-1]
+                wl.state = "broken"
+                wl.marks.insert(0, "Pending")
+                breaks.append({
+                    "rule": "", "name": "", "severity": "error", "family": "simulate",
+                    "message": f"{stuck} pod(s) meant for this pool stay Pending (see Pending pods)",
+                    "where": "", "object": "", "fix": "", "stage": "workloads",
+                    "stage_title": chain.STAGE_TITLES["workloads"],
+                })
+            order = {k: n for n, k in enumerate(chain.STAGES)}
+            breaks.sort(key=lambda b: (order[b["stage"]], SEVERITIES.index(b["severity"]), b["rule"]))
+            sp = sim_pools.get(pool.name)
+            cap = self.capacity(pool, sp, hours)
+            worst = "ok"
+            if any(s.state == "broken" for s in stages):
+                worst = "broken"
+            elif any(s.state == "warn" for s in stages):
+                worst = "warn"
+            views.append({
+                "name": pool.name,
+                "anchor": f"pool-{i}",
+                "kind": pool.kind,
+                "cluster": pool.cluster_name,
+                "vm_size": pool.vm_size,
+                "where": f"{pool.where.path}:{pool.where.line}",
+                "state": worst,
+                "stages": [s.key for s in stages],
+                "diagram": chain.diagram(pool.name, stages),
+                "breaks": breaks,
+                "workloads": workloads,
+                "capacity": cap,
+            })
+        return views
+
+    # ---- capacity and cost ----------------------------------------------------------------------
+
+    def capacity(self, pool: Any, sp: Any, hours: float) -> dict[str, Any]:
+        if sp is None:  # pragma: no cover - simulate returns every pool
+            return {}
+        gpu = sp.gpu_resources()
+        alloc = sum(float(v["allocatable"]) for v in gpu.values())
+        used = sum(float(v["used"]) for v in gpu.values())
+        free = alloc - used
+        cost = sp.cost_per_hour
+        idle = None
+        if cost is not None:
+            idle = cost * (free / alloc) if alloc else (cost if pool.is_gpu_pool and sp.nodes else 0.0)
+        max_nodes = sp.max_nodes if sp.max_nodes is not None else sp.nodes
+        nodes_bar = svg.Canvas(220, 16, f"nodes of pool {pool.name}: {sp.initial} before, {sp.nodes} after",
+                               "bar")
+        g = nodes_bar.group("nodes", f"{sp.initial} before the autoscaler, {sp.nodes} after, max {max_nodes}")
+        kept = min(sp.initial, sp.nodes)
+        svg.bar(g, 0, 2, 220, 12, [(kept, "seg-base"), (max(0, sp.nodes - kept), "seg-added")],
+                max(max_nodes, sp.nodes, 1))
+        gpu_bar = None
+        resources = []
+        for name, v in gpu.items():
+            resources.append({"name": name, "used": int(v["used"]), "free": int(v["free"]),
+                              "allocatable": int(v["allocatable"])})
+        if gpu:
+            gpu_bar = svg.Canvas(220, 16, f"GPU resources of pool {pool.name}: {int(used)} used, "
+                                 f"{int(free)} free", "bar")
+            g2 = gpu_bar.group("gpu", f"{int(used)} used, {int(free)} free of {int(alloc)}")
+            svg.bar(g2, 0, 2, 220, 12, [(used, "seg-used"), (free, "seg-free")], alloc)
+        return {
+            "initial": sp.initial,
+            "nodes": sp.nodes,
+            "added": sp.added,
+            "max": sp.max_nodes,
+            "pods": sp.pods,
+            "ds_pods": sp.daemonset_pods,
+            "resources": resources,
+            "gpu_used": int(used),
+            "gpu_free": int(free),
+            "gpu_alloc": int(alloc),
+            "price": money(sp.price_per_node, 3),
+            "cost_hour": money(cost),
+            "cost_month": money(cost * hours if cost is not None else None, 0),
+            "idle_hour": money(idle),
+            "idle_month": money(idle * hours if idle is not None else None, 0),
+            "cost_value": cost,
+            "idle_value": idle,
+            "nodes_bar": nodes_bar,
+            "gpu_bar": gpu_bar,
+            "scale_ups": [s.event for s in sp.scale_ups],
+            "cordoned": sp.cordoned,
+        }
+
+    # ---- pending --------------------------------------------------------------------------------
+
+    def explain_pending(self, ref: str) -> list[str]:
+        """Why the workload's pod fits no pool, pool by pool (lint's placement: selector, taints, GPUs)."""
+        w = self.workload_by_ref.get(ref)
+        if w is None:
+            return []
+        wanted = self._wants(w)
+        out = []
+        free = {p.name: p for p in self.sim.pools}
+        for fit in self._fits(w):
+            name = fit.view.name
+            why = []
+            if not fit.selector_ok:
+                why.append("its nodeSelector / node affinity excludes the pool's nodes")
+            if fit.untolerated:
+                why.append("it does not tolerate the taint " + ", ".join(str(t) for t in fit.untolerated))
+            if wanted and not fit.offers_all:
+                missing = [r for r in wanted if fit.view.resources.get(r, 0) <= 0]
+                offered = ", ".join(fit.view.resources) or "no GPU resource"
+                why.append(f"the pool does not advertise {', '.join(missing)} (it offers {offered})")
+            if not why:
+                sp = free.get(name)
+                full = sp is not None and sp.max_nodes is not None and sp.nodes >= sp.max_nodes
+                extra = f" and the autoscaler is at maxCount {sp.max_nodes}" if full else ""
+                why.append(f"it may land here, but there is not enough free capacity{extra}")
+            out.append(f"{name}: " + "; ".join(why))
+        return out
+
+    def pending(self, related: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+        rows = []
+        for e in self.sim.pending:
+            rows.append({
+                "workload": e.workload,
+                "pod": e.pod,
+                "count": e.count,
+                "where": f"{e.path}:{e.line}" if e.path else "",
+                "scheduler": e.message,
+                "autoscaler": e.autoscaler or "",
+                "explanation": self.explain_pending(e.workload),
+                "findings": related.get(e.workload, []),
+                "pools": self.intended.get(e.workload) or [],
+            })
+        return rows
+
+    # ---- diff -----------------------------------------------------------------------------------
+
+    def diff_views(self) -> list[dict[str, Any]]:
+        from gpupool.diff.engine import _words
+        from gpupool.diff.adapters import command_line
+
+        out = []
+        for d in self.res.diffs:
+            changes = []
+            for c in d.changes:
+                cd = c.to_dict()
+                changes.append({
+                    "field": c.field,
+                    "from": _show(cd["from"]),
+                    "to": _show(cd["to"]),
+                    "action": c.action,
+                    "reason": cd["reason"],
+                    "source": f"{cd['source']} (as of {cd['asOf']})",
+                    "command": cd.get("command") or "",
+                    "note": cd.get("note") or "",
+                })
+            steps = []
+            if d.requires_new_pool and d.migration is not None:
+                for argv in d.migration.main_argvs():
+                    steps.append({"what": _step_title(argv), "command": command_line(argv, _words(argv))})
+            out.append({
+                "pool": d.target.name,
+                "cluster": d.target.cluster_name,
+                "new_pool": d.migration.new.name if d.migration is not None else None,
+                "recreate": d.requires_new_pool,
+                "changes": changes,
+                "commands": [] if d.requires_new_pool else d.commands(),
+                "steps": steps,
+                "not_compared": list(d.not_compared),
+            })
+        return out
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_show(v)}" for k, v in value.items()) or "(none)"
+    if isinstance(value, list | tuple):
+        return ", ".join(_show(v) for v in value) or "(none)"
+    return str(value)
+
+
+def _step_title(argv: list[str]) -> str:
+    words = " ".join(argv[:4])
+    if words.startswith("az aks nodepool add"):
+        return "Create the new pool"
+    if argv[:2] == ["kubectl", "wait"]:
+        cond = next((a for a in argv if a.startswith("--for=")), "")
+        if "jsonpath" in cond:
+            return "Wait until the new nodes advertise their GPUs"
+        return "Wait for the new nodes to be Ready"
+    if "--disable-cluster-autoscaler" in argv:
+        return "Turn the old pool's autoscaler off"
+    if argv[:2] == ["kubectl", "cordon"]:
+        return "Cordon the old pool"
+    if argv[:2] == ["kubectl", "drain"]:
+        return "Drain the old pool (PodDisruptionBudgets respected)"
+    if words.startswith("az aks nodepool scale"):
+        return "Scale the old pool to zero"
+    if words.startswith("az aks nodepool delete"):
+        return "Delete the old pool"
+    return " ".join(argv[:3])
+
+
+def _rule_docs(ids: set[str]) -> list[dict[str, Any]]:
+    from gpupool.cli.explain import render_doc
+    from gpupool.rules import lookup
+
+    out = []
+    for rid in sorted(ids):
+        info = lookup(rid)
+        if info is None:
+            continue
+        text = render_doc(info)
+        title, _, body = text.partition("\n")
+        out.append({"id": info.id, "name": info.name, "severity": info.severity.value, "title": title,
+                    "body": body.strip("\n")})
+    return out
+
+
+def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
+    """The page model for ``res``."""
+    from gpupool import __version__
+
+    b = _Builder(res, generated)
+    sim = b.sim
+    found = b.all_findings()
+    by_pool: dict[str, list[tuple[str, Finding]]] = defaultdict(list)
+    unattached: list[tuple[str, Finding]] = []
+    related: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for family, f in sorted(found, key=lambda x: sort_key(x[1])):
+        pools = b.pools_for_finding(f)
+        for p in pools:
+            by_pool[p].append((family, f))
+        if not pools:
+            unattached.append((family, f))
+        ref = b.ref_alias.get(f.object or "")
+        if ref is not None and f.severity is not Severity.INFO:
+            related[ref].append({"rule": f.rule, "message": f.message})
+    pending_by_ref: dict[str, int] = Counter()
+    for e in sim.pending:
+        pending_by_ref[e.workload] += e.count
+    pools = b.pool_views(by_pool, pending_by_ref)
+
+    groups = []
+    for pv in pools:
+        groups.append(_group(b, pv["name"], "findings-" + pv["anchor"], by_pool.get(pv["name"], [])))
+    if unattached:
+        groups.append(_group(b, None, "findings-other", unattached))
+    counts = Counter(f.severity.value for _, f in found)
+
+    hours = facts.hours_per_month()
+    prices = sim.prices
+    total = sim.cost_per_hour
+    idle_values = [p["capacity"].get("idle_value") for p in pools]
+    idle_total = None if any(v is None for v in idle_values) else sum(idle_values)
+    gpu_pools = [p for p in pools if p["capacity"].get("gpu_alloc")]
+    clusters = sorted({p.cluster_name for p in res.pools})
+    by_res: dict[str, list[int]] = {}
+    for p in pools:
+        for r in p["capacity"].get("resources", []):
+            u = by_res.setdefault(r["name"], [0, 0])
+            u[0] += r["used"]
+            u[1] += r["allocatable"]
+    summary = {
+        "pools": len(pools),
+        "gpu_pools": sum(1 for p in res.pools if p.is_gpu_pool),
+        "nodes_before": sum(p["capacity"]["initial"] for p in pools),
+        "nodes_after": sum(p["capacity"]["nodes"] for p in pools),
+        "gpu_used": sum(p["capacity"]["gpu_used"] for p in gpu_pools),
+        "gpu_alloc": sum(p["capacity"]["gpu_alloc"] for p in gpu_pools),
+        "gpu_by_resource": [{"name": k, "used": v[0], "allocatable": v[1]} for k, v in sorted(by_res.items())],
+        "placed": sim.placed,
+        "pending": sim.pending_pods,
+        "cost_hour": money(total),
+        "cost_month": money(total * hours if total is not None else None, 0),
+        "idle_hour": money(idle_total),
+        "idle_month": money(idle_total * hours if idle_total is not None else None, 0),
+        "errors": counts.get("error", 0),
+        "warnings": counts.get("warning", 0),
+        "infos": counts.get("info", 0),
+    }
+    broken = [p for p in pools if p["state"] == "broken"]
+    rules = _rule_docs(b.rules_used)
+    return {
+        "title": "gpupool report: " + ", ".join(clusters),
+        "clusters": clusters,
+        "generated": b.generated.strftime("%Y-%m-%d %H:%M UTC"),
+        "version": __version__,
+        "kubernetes": sim.kubernetes_version,
+        "autoscaler": sim.autoscaler,
+        "inputs": res.files,
+        "current": res.current,
+        "currency": prices.currency,
+        "prices": {
+            "region": prices.region,
+            "as_of": prices.as_of,
+            "source": prices.source,
+            "origin": prices.origin,
+            "estimates": prices.any_estimate,
+            "hours_per_month": facts.hours_text(),
+        },
+        "summary": summary,
+        "broken_pools": [{"name": p["name"], "anchor": p["anchor"]} for p in broken],
+        "pools": pools,
+        "finding_groups": groups,
+        "families": _families(res),
+        "pending": b.pending(related),
+        "diffs": b.diff_views(),
+        "diff_notes": res.diff_notes,
+        "rules": rules,
+        "notes": list(sim.notes),
+    }
+
+
+def _families(res: Results) -> list[str]:
+    out = ["check (GP1xx)"]
+    if res.lint is not None:
+        out.append("lint (GP2xx, GP3xx)")
+    out.append("simulate (GP5xx)")
+    if res.current is not None:
+        out.append("diff (GP4xx)")
+    return out
+
+
+def _group(b: _Builder, pool: str | None, anchor: str, items: list[tuple[str, Finding]]) -> dict[str, Any]:
+    by_sev: dict[str, list[tuple[str, Finding]]] = {s: [] for s in SEVERITIES}
+    for family, f in items:
+        by_sev[f.severity.value].append((family, f))
+    sections = []
+    for sev in SEVERITIES:
+        lst = by_sev[sev]
+        if not lst:
+            continue
+        shown = [b.finding_item(fam, f) for fam, f in lst[:MAX_PER_GROUP]]
+        for fam, f in lst[MAX_PER_GROUP:]:
+            b.rules_used.add(f.rule)
+        sections.append({"severity": sev, "entries": shown, "more": max(0, len(lst) - MAX_PER_GROUP),
+                         "count": len(lst)})
+    return {"pool": pool, "anchor": anchor, "sections": sections, "count": len(items)}
