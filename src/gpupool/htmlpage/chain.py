@@ -16,6 +16,7 @@ from gpupool.htmlpage import svg
 
 STAGES = ("pool", "vm", "driver", "plugin", "resources", "workloads")
 PLAIN_STAGES = ("pool", "vm", "workloads")
+TOOLTIP_LINES = 12
 TITLED = ("pool", "vm", "workloads")  # stages whose box shows a title line (name, size, pod count)
 STAGE_TITLES = {
     "pool": "Node pool",
@@ -167,7 +168,9 @@ def stages_of(pool: Any, workloads: list[dict[str, Any]]) -> list[Stage]:
         else:
             w_lines.append((f"{short} ×{w['pods']}", ""))
     full = [f"{w['ref']}: {w['pods']} pod(s)" + (f", {w['pending']} pending" if w["pending"] else "")
-            for w in workloads]
+            for w in workloads[:TOOLTIP_LINES]]
+    if len(workloads) > TOOLTIP_LINES:
+        full.append(f"... and {len(workloads) - TOOLTIP_LINES} more (listed under the diagram)")
     if len(w_lines) > 4:
         w_lines = [*w_lines[:3], (f"+{len(w_lines) - 3} more workloads", "dim")]
     if not w_lines:

@@ -36,7 +36,7 @@ class Results:
     diffs: list[Any] = field(default_factory=list)  # DiffResult per pool found in CURRENT and the specs
     diff_notes: list[str] = field(default_factory=list)
     current: str | None = None
-    simulate_seconds: float = 0.0
+    seconds: dict[str, float] = field(default_factory=dict)  # read, check, lint, simulate, diff
 
 
 def _placements(result: Any) -> list[Placement]:
@@ -82,7 +82,16 @@ def gather(
     from gpupool.simulate import Options, load_inputs, simulate
 
     names = [str(f) for f in files]
+    clock = [time.perf_counter()]
+    seconds: dict[str, float] = {}
+
+    def lap(name: str) -> None:
+        now = time.perf_counter()
+        seconds[name] = now - clock[0]
+        clock[0] = now
+
     inputs = load_inputs(names)
+    lap("read")
     if not inputs.pools:
         raise InputError(
             names[0] if len(names) == 1 else None,
@@ -91,16 +100,18 @@ def gather(
             "pass at least one file with apiVersion gpupool/v1 (kind GpuNodePool or NodePool)",
         )
     check = check_pools(inputs.pools)
+    lap("check")
     lint = None
     workload_files = list(dict.fromkeys(w.path for w in inputs.workloads))
     if workload_files:
         from gpupool.lint.engine import LintOptions, lint_paths
 
         lint = lint_paths(workload_files, pools=inputs.pools, options=LintOptions())
-    t0 = time.perf_counter()
+    lap("lint")
     sim = simulate(inputs, Options(kubernetes_version=kubernetes_version, prices=prices))
+    lap("simulate")
     placements = _placements(sim)
-    seconds = time.perf_counter() - t0
+    lap("placements")
     res = Results(
         files=names,
         pools=list(inputs.pools),
@@ -110,10 +121,11 @@ def gather(
         simulation=sim,
         placements=placements,
         current=current_path,
-        simulate_seconds=seconds,
+        seconds=seconds,
     )
     if current is not None:
         _diffs(res, current, workload_files)
+        lap("diff")
     return res
 
 

@@ -17,6 +17,9 @@ from gpupool.htmlpage.gather import Results
 SEVERITIES = ("error", "warning", "info")
 MAX_PER_GROUP = 100
 """Findings shown per pool and severity; the rest are counted ("N more"), keeping 50-pool pages small."""
+MAX_PENDING = 200
+"""Pending entries (workload and reason) shown; the rest are counted."""
+MAX_POOL_NAMES = 6
 
 
 def money(x: float | None, digits: int = 2) -> str:
@@ -60,8 +63,11 @@ class _Builder:
         self.fits: dict[str, list[Any]] = {}
         self.intended: dict[str, list[str]] = {}
         self._index = None
+        self.wants: dict[str, dict] = {}
         for w in res.workloads:
-            self.intended[w.workload.ref] = [f.view.name for f in self._fits(w) if f.offers_all and self._wants(w)]
+            wanted = self._wants(w)
+            fits = self._fits(w) if wanted else []
+            self.intended[w.workload.ref] = [f.view.name for f in fits if f.offers_all]
         self.ref_alias: dict[str, str] = {}
         for ref in self.workload_by_ref:
             for k in _ref_keys(ref):
@@ -73,7 +79,11 @@ class _Builder:
     def _wants(self, w: Any) -> dict:
         from gpupool.lint.gpu import gpu_requests
 
-        return gpu_requests(w.workload.pod_spec)
+        ref = w.workload.ref
+        hit = self.wants.get(ref)
+        if hit is None:
+            hit = self.wants[ref] = gpu_requests(w.workload.pod_spec)
+        return hit
 
     def _fits(self, w: Any) -> list[Any]:
         from gpupool.lint.gpu import PoolIndex, placement
@@ -90,6 +100,9 @@ class _Builder:
         pool = _pool_of_object(f.object, self.names)
         if pool is not None:
             return [pool]
+        named = f.extra.get("pool") if f.extra else None
+        if isinstance(named, str) and named in self.names:
+            return [named]
         ref = self.ref_alias.get(f.object or "")
         if ref is not None:
             return self.pools_of_ref.get(ref) or self.intended.get(ref) or []
@@ -261,35 +274,46 @@ class _Builder:
     # ---- pending --------------------------------------------------------------------------------
 
     def explain_pending(self, ref: str) -> list[str]:
-        """Why the workload's pod fits no pool, pool by pool (lint's placement: selector, taints, GPUs)."""
+        """Why the workload's pod fits no pool, reason by reason with the pools it applies to (lint's
+        placement: node selector and affinity, taints, advertised GPU resources; then capacity)."""
         w = self.workload_by_ref.get(ref)
         if w is None:
             return []
         wanted = self._wants(w)
-        out = []
-        free = {p.name: p for p in self.sim.pools}
+        sim_pools = {p.name: p for p in self.sim.pools}
+        out: list[str] = []
+        others: dict[str, list[str]] = {}
         for fit in self._fits(w):
             name = fit.view.name
-            why = []
             if not fit.selector_ok:
-                why.append("its nodeSelector / node affinity excludes the pool's nodes")
-            if fit.untolerated:
-                why.append("it does not tolerate the taint " + ", ".join(str(t) for t in fit.untolerated))
+                others.setdefault("excluded by the pod's nodeSelector / node affinity", []).append(name)
+                continue
             if wanted and not fit.offers_all:
-                missing = [r for r in wanted if fit.view.resources.get(r, 0) <= 0]
-                offered = ", ".join(fit.view.resources) or "no GPU resource"
-                why.append(f"the pool does not advertise {', '.join(missing)} (it offers {offered})")
-            if not why:
-                sp = free.get(name)
-                full = sp is not None and sp.max_nodes is not None and sp.nodes >= sp.max_nodes
-                extra = f" and the autoscaler is at maxCount {sp.max_nodes}" if full else ""
-                why.append(f"it may land here, but there is not enough free capacity{extra}")
-            out.append(f"{name}: " + "; ".join(why))
+                missing = ", ".join(r for r in wanted if fit.view.resources.get(r, 0) <= 0)
+                others.setdefault(f"do not advertise {missing}", []).append(name)
+                continue
+            # a candidate: the selector takes it and it offers the GPUs; say what stops the pod there
+            if fit.untolerated:
+                taints = ", ".join(str(t) for t in fit.untolerated)
+                out.append(f"{name}: has a taint the pod does not tolerate: {taints}")
+                continue
+            sp = sim_pools.get(name)
+            full = sp is not None and sp.max_nodes is not None and sp.nodes >= sp.max_nodes
+            out.append(f"{name}: accepts the pod but has no room left"
+                       + (f" (autoscaler at maxCount {sp.max_nodes})" if full else ""))
+        if not out:
+            what = ", ".join(wanted) if wanted else "the pod"
+            out.append(f"no pool both matches the pod's node selection and offers {what}")
+        for reason, names in sorted(others.items(), key=lambda kv: kv[0]):
+            shown = ", ".join(names[:MAX_POOL_NAMES])
+            more = f" and {len(names) - MAX_POOL_NAMES} more" if len(names) > MAX_POOL_NAMES else ""
+            noun = "pool" if len(names) == 1 else "pools"
+            out.append(f"{len(names)} other {noun} {reason}: {shown}{more}")
         return out
 
     def pending(self, related: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
         rows = []
-        for e in self.sim.pending:
+        for e in self.sim.pending[:MAX_PENDING]:
             rows.append({
                 "workload": e.workload,
                 "pod": e.pod,
@@ -417,6 +441,8 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
 
     groups = []
     for pv in pools:
+        if not by_pool.get(pv["name"]):
+            continue
         groups.append(_group(b, pv["name"], "findings-" + pv["anchor"], by_pool.get(pv["name"], [])))
     if unattached:
         groups.append(_group(b, None, "findings-other", unattached))
@@ -479,6 +505,7 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
         "finding_groups": groups,
         "families": _families(res),
         "pending": b.pending(related),
+        "pending_more": max(0, len(sim.pending) - MAX_PENDING),
         "diffs": b.diff_views(),
         "diff_notes": res.diff_notes,
         "rules": rules,

@@ -1,0 +1,332 @@
+"""``gpupool report``: the page's structure read back from the HTML (pools, chain nodes and edges, numbers),
+its numbers against ``simulate -o json`` and its rule docs against ``explain``; escaping, offline-ness,
+atomic writing and exit codes."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from htmlpage.dom import parse
+from report_browser import EXAMPLE_ARGS
+
+from support import EXAMPLES, REPO, run_cli
+
+GPU_STAGES = ["pool", "vm", "driver", "plugin", "resources", "workloads"]
+PLAIN_STAGES = ["pool", "vm", "workloads"]
+
+
+def _args() -> list[str]:
+    return [str(REPO / a) for a in EXAMPLE_ARGS]
+
+
+@pytest.fixture(scope="module")
+def examples_page(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "report.html"
+    r = run_cli("report", *_args(), "-o", str(out))
+    assert r.exit_code == 1, r.stderr  # examples/mistakes.yaml has error findings
+    html = out.read_text(encoding="utf-8")
+    root, errors = parse(html)
+    return html, root, errors
+
+
+def _pools(root):
+    return {a.attrs["data-pool"]: a for a in root.find_all("article", "pool")}
+
+
+def test_well_formed_and_offline(examples_page):
+    html, root, errors = examples_page
+    assert errors == []
+    assert html.startswith("<!DOCTYPE html>")
+    csp = root.find("meta", http_equiv="Content-Security-Policy").attrs["content"]
+    assert "default-src 'none'" in csp and "script-src 'sha256-" in csp and "unsafe-inline" not in csp
+    scripts = root.find_all("script")
+    assert len(scripts) == 1 and "src" not in scripts[0].attrs
+    for e in root.iter():  # nothing is fetched: no external URL in any attribute, no CSS import or url()
+        for k, v in e.attrs.items():
+            if k in ("src", "href", "xlink:href", "action", "poster", "data"):
+                assert not re.match(r"\s*(https?:|//)", v), (e.tag, k, v)
+    style = root.find("style").text
+    assert "@import" not in style and "url(" not in style and "@font-face" not in style
+    assert len(html.encode()) < 300_000
+
+
+def test_every_pool_has_its_chain(examples_page):
+    _, root, _ = examples_page
+    pools = _pools(root)
+    assert list(pools) == ["gpunp", "system", "a100mig", "t4spot", "h100op", "GPU-Pool-Production"]
+    for name, art in pools.items():
+        svg = art.find("svg", "chain")
+        stages = [g.attrs["data-stage"] for g in svg.find_all("g", "node")]
+        assert stages == (PLAIN_STAGES if name == "system" else GPU_STAGES), name
+        edges = [g.attrs["data-edge"] for g in svg.find_all("g", "edge")]
+        assert edges == [f"{a}-{b}" for a, b in zip(stages, stages[1:], strict=False)]
+
+
+def _stage_text(art, stage):
+    return " | ".join(t.text for t in art.find("g", "node", data_stage=stage).find_all("text"))
+
+
+def test_chain_values(examples_page):
+    _, root, _ = examples_page
+    pools = _pools(root)
+    a100 = pools["a100mig"]
+    assert "8 × NVIDIA A100 SXM4 40GB" in _stage_text(a100, "vm")
+    assert "MIG MIG1g: 7 × 1g.5gb/GPU" in _stage_text(a100, "vm")
+    assert "nvidia.com/mig-1g.5gb: 56" in _stage_text(a100, "resources")
+    assert "MIG strategy mixed" in _stage_text(a100, "plugin")
+    gpunp = pools["gpunp"]
+    assert "driver-only + plugin" in _stage_text(gpunp, "driver")
+    assert "580.159.04" in _stage_text(gpunp, "driver")  # catalog drivers.yaml cuda-lts
+    assert "taint sku=gpu:NoSchedule" in _stage_text(gpunp, "pool")
+    assert "nvidia.com/gpu: 1" in _stage_text(gpunp, "resources")
+    assert "default/gpu-test ×1" in _stage_text(gpunp, "workloads")
+    spot = pools["t4spot"]
+    assert "nvidia.com/gpu.shared: 4" in _stage_text(spot, "resources")
+    assert "time-slicing ×4" in _stage_text(spot, "plugin")
+    h100 = pools["h100op"]
+    assert "GPU Operator mode" in _stage_text(h100, "driver")
+    assert "from the GPU Operator" in _stage_text(h100, "plugin")
+
+
+def test_broken_links_are_drawn_broken_with_their_findings(examples_page):
+    _, root, _ = examples_page
+    pools = _pools(root)
+    bad = pools["GPU-Pool-Production"]
+    assert "broken" in bad.classes
+    state = {g.attrs["data-edge"]: g.attrs["data-state"] for g in bad.find_all("g", "edge")}
+    assert state["pool-vm"] == "broken"  # GP105 retired size
+    assert state["vm-driver"] == "broken"  # GP129 CUDA 13 on V100
+    assert state["driver-plugin"] == "broken"  # GP109 MIG on V100
+    broken = bad.find("g", "edge", data_edge="pool-vm")
+    assert broken.find_all("line", "cross"), "a broken link has its cross"
+    assert "GP105" in broken.find("text", "mark").text
+    beside = bad.find("ul", "breaks").text
+    for rule in ("GP105", "GP109", "GP129", "GP114"):
+        assert rule in beside
+    assert "Fix: use Standard_NC4as_T4_v3" in beside
+    assert state and all(g.attrs["data-state"] == "ok" for g in pools["gpunp"].find_all("g", "edge"))
+    assert not pools["gpunp"].find_all("line", "cross")
+    assert "warn" in pools["a100mig"].classes  # GP128 scale from zero (warning)
+
+
+def _money(x: float) -> str:
+    return f"{x:,.2f}"
+
+
+def test_capacity_and_cost_match_simulate(examples_page):
+    _, root, _ = examples_page
+    sim_args = [a for a in _args() if not a.endswith("workloads")]
+    sim_args += sorted(str(p) for p in (EXAMPLES / "workloads").glob("*.yaml"))
+    r = run_cli("simulate", *sim_args, "-o", "json")
+    sim = json.loads(r.stdout)
+    rows = {tr.attrs["data-pool"]: tr for tr in root.find("table", "cap").find_all("tr") if "data-pool" in tr.attrs}
+    assert list(rows) == [p["name"] for p in sim["pools"]]
+    for p in sim["pools"]:
+        tr = rows[p["name"]]
+        assert tr.find("td", data_k="cost-hour").text == _money(p["costPerHour"]), p["name"]
+        nodes = tr.find("span", data_k="nodes").text
+        assert nodes.startswith(f"{p['initialNodes']} → {p['nodes']}")
+        for name, v in p["resources"].items():
+            if name.startswith("nvidia.com/"):
+                cell = " ".join(s.text for s in tr.find_all("span", data_k="gpu"))
+                assert f"{name} {int(v['used'])} / {int(v['free'])}" in cell
+        bars = tr.find_all("svg", "bar")
+        assert bars and all(b.find_all("rect") for b in bars)
+    total = root.find("span", data_k="cost-hour").text
+    assert total == f"{_money(sim['costPerHour'])} {sim['currency']}/h"
+    month = root.find("table", "cap").find("tfoot").find_all("th")[2].text
+    assert month == f"{sim['costPerHour'] * 730:,.0f}"
+    # idle GPU cost: h100op is idle (8 free of 8): all of its 98.32/h
+    assert rows["h100op"].find("td", data_k="idle-hour").text == _money(
+        next(p["costPerHour"] for p in sim["pools"] if p["name"] == "h100op")
+    )
+    src = root.find("section", id="capacity").find("p", "source").text
+    assert sim["prices"]["asOf"] in src and "Azure Retail Prices API" in src and "730 hours" in src
+
+
+def test_findings_grouped_with_docs_from_explain(examples_page):
+    _, root, _ = examples_page
+    sec = root.find("section", id="findings")
+    groups = {g.attrs["id"]: g for g in sec.find_all("div", "fgroup")}
+    bad = next(g for g in groups.values() if "GPU-Pool-Production" in g.find("h3").text)
+    sevs = [d.attrs["data-sev"] for d in bad.find_all("div", "fsev")]
+    assert sevs == ["error", "warning", "info"]
+    check = run_cli("check", str(EXAMPLES / "mistakes.yaml"), "-o", "json")
+    expected = {f["rule"] for f in json.loads(check.stdout)["findings"]}
+    shown = {li.attrs["data-rule"] for li in bad.find_all("li", "finding")}
+    assert expected <= shown
+    linked = {a.attrs["href"][len("#rule-"):] for a in root.find_all("a", "rule")}
+    for rid in linked:
+        doc = root.find("article", "ruledoc", id=f"rule-{rid}")
+        explain = run_cli("explain", rid).stdout
+        title, _, body = explain.partition("\n")
+        assert title in doc.find("h3").text
+        assert doc.find("pre", "doc").text == body.strip("\n")
+
+
+def test_pending_pods_with_scheduler_words(tmp_path):
+    out = tmp_path / "r.html"
+    files = [EXAMPLES / "a100-mig-mixed.yaml", EXAMPLES / "t4-driver-only.yaml", EXAMPLES / "workloads" / "training.yaml"]
+    r = run_cli("report", *map(str, files), "-o", str(out), "--fail-on", "none")
+    assert r.exit_code == 0, r.stderr
+    root, _ = parse(out.read_text())
+    sim = json.loads(run_cli("simulate", *map(str, files), "-o", "json").stdout)
+    blocks = root.find("section", id="pending").find_all("div", "pending")
+    assert [b.attrs["data-workload"] for b in blocks] == [e["workload"] for e in sim["pending"]]
+    for b, e in zip(blocks, sim["pending"], strict=True):
+        codes = [c.text for c in b.find_all("code", "block")]
+        assert codes[0] == e["message"]
+        assert codes[1] == e["autoscaler"]
+        why = b.find("ul", "plain").text
+        assert "gpunp: has a taint the pod does not tolerate: sku=gpu:NoSchedule" in why, why
+    gpunp = _pools(root)["gpunp"]
+    wl = gpunp.find("g", "edge", data_edge="resources-workloads")
+    assert wl.attrs["data-state"] == "broken" and "Pending" in wl.find("text", "mark").text
+    assert "ml/trainer · 5 pending" in _stage_text(gpunp, "workloads")
+
+
+def test_diff_changes_and_runbook(tmp_path):
+    out = tmp_path / "r.html"
+    r = run_cli(
+        "report",
+        str(EXAMPLES / "diff" / "desired-gpunp-a100.yaml"),
+        str(EXAMPLES / "workloads"),
+        "--current",
+        str(EXAMPLES / "diff" / "current-gpunp.json"),
+        "-o",
+        str(out),
+        "--fail-on",
+        "none",
+    )
+    assert r.exit_code == 0, r.stderr
+    root, _ = parse(out.read_text())
+    d = json.loads(
+        run_cli(
+            "diff",
+            str(EXAMPLES / "diff" / "current-gpunp.json"),
+            str(EXAMPLES / "diff" / "desired-gpunp-a100.yaml"),
+            "-w",
+            str(EXAMPLES / "workloads"),
+            "-o",
+            "json",
+        ).stdout
+    )
+    sec = root.find("section", id="diff")
+    rows = sec.find("table", "changes").find("tbody").find_all("tr")
+    assert [r.find("code").text for r in rows] == [c["field"] for c in d["changes"]]
+    assert [r.attrs["class"] for r in rows] == [c["action"] for c in d["changes"]]
+    steps = [p.text for p in sec.find("ol", "steps").find_all("pre")]
+    assert steps == d["commands"]
+    assert "needs a new pool (gpunp2)" in sec.find("h3").text
+
+
+def test_hostile_names_are_escaped(tmp_path):
+    hostile = "</svg><script>alert('pod')</script>\"'" + "y" * 400
+    ns = 'ns"><svg onload=alert(2)>'
+    (tmp_path / "pool.yaml").write_text(
+        "apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\n"
+        "spec: {resourceGroup: rg, clusterName: c1, vmSize: Standard_NC4as_T4_v3,"
+        " nodeTaints: ['sku=gpu:NoSchedule']}\n"
+    )
+    pod = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": hostile, "namespace": ns, "labels": {"x": "<b>"}},
+        "spec": {"containers": [{"name": "c", "image": "nvidia/cuda:99.0-<script>alert(3)</script>",
+                                 "resources": {"limits": {"nvidia.com/gpu": 1}}}]},
+    }
+    evil_file = tmp_path / "w<script>alert(9)<'\">.yaml"
+    evil_file.write_text(json.dumps(pod))
+    out = tmp_path / "r.html"
+    r = run_cli("report", str(tmp_path / "pool.yaml"), str(evil_file), "-o", str(out))
+    assert r.exit_code == 1, r.stderr
+    html = out.read_text()
+    root, errors = parse(html)
+    assert errors == []
+    assert len(root.find_all("script")) == 1
+    assert not [e for e in root.iter() if any(k.startswith("on") for k in e.attrs)]
+    assert len(root.find_all("svg")) == len(root.find_all("svg", "chain")) + len(root.find_all("svg", "bar"))
+    assert "<script>alert" not in html and "<svg onload" not in html
+    text = root.text
+    assert f"Pod {ns}/{hostile}" in text  # the whole name, as text
+    svg_text = " ".join(t.text for t in root.find("svg", "chain").find_all("text"))
+    assert hostile not in svg_text and "…" in svg_text  # cut in the drawing (the full name is in <title>)
+
+
+def test_bad_input_writes_nothing(tmp_path):
+    out = tmp_path / "r.html"
+    out.write_text("previous")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: [\n")
+    r = run_cli("report", str(bad), "-o", str(out))
+    assert r.exit_code == 2 and r.stderr.startswith("gpupool: error: ")
+    assert out.read_text() == "previous"
+    assert [p.name for p in tmp_path.iterdir()] == sorted(["r.html", "bad.yaml"]) or len(list(tmp_path.iterdir())) == 2
+    r = run_cli("report", str(EXAMPLES / "workloads" / "training.yaml"), "-o", str(tmp_path / "x.html"))
+    assert r.exit_code == 2 and "no pool spec" in r.stderr
+    assert not (tmp_path / "x.html").exists()
+    r = run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "-o", str(tmp_path / "no" / "x.html"))
+    assert r.exit_code == 2 and "no such directory" in r.stderr
+
+
+def test_fail_on_and_clean_exit(tmp_path):
+    out = tmp_path / "r.html"
+    assert run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "-o", str(out)).exit_code == 0
+    assert run_cli("report", str(EXAMPLES / "mistakes.yaml"), "-o", str(out)).exit_code == 1
+    assert run_cli("report", str(EXAMPLES / "mistakes.yaml"), "-o", str(out), "--fail-on", "none").exit_code == 0
+    assert out.read_text().rstrip().endswith("</html>")
+
+
+def test_fifty_pools_fit_in_two_megabytes(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        import report_render
+    finally:
+        sys.path.pop(0)
+    (tmp_path / "in.yaml").write_text(report_render.manifests(pools=50, workloads=500))
+    out = tmp_path / "r.html"
+    r = run_cli("report", str(tmp_path / "in.yaml"), "-o", str(out), "--fail-on", "none")
+    assert r.exit_code == 0, r.stderr
+    root, errors = parse(out.read_text())
+    assert errors == []
+    assert len(root.find_all("article", "pool")) == 51  # 50 GPU pools and the system pool
+    assert out.stat().st_size < 2_000_000
+
+
+def test_jinja_loaded_only_by_report():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from gpupool.cli.main import build_app, _modules_for; "
+        "build_app(_modules_for(['check'])); print('jinja2' in sys.modules)"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert p.stdout.strip() == "False"
+
+
+def test_svg_fit():
+    from gpupool.htmlpage import svg
+
+    assert svg.fit("abc", 10) == "abc"
+    assert svg.fit("abcdefghij", 5) == "abcd…"
+    assert len(svg.fit("x" * 500, 30)) == 30
+    assert svg.fit("a\n b\tc", 10) == "a b c"
+
+
+def test_screenshot_in_docs_is_a_real_png():
+    from report_browser import png_rows
+
+    png = (REPO / "docs" / "report.png").read_bytes()
+    w, h, distinct = png_rows(png)
+    assert w >= 1000 and h >= 800 and distinct > 200
+    assert "docs/report.png" in (REPO / "README.md").read_text()
+
+
+def test_readme_mentions_report():
+    assert "gpupool report" in Path(REPO / "README.md").read_text()
