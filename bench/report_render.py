@@ -1,4 +1,4 @@
-"""Time of ``gpupool report`` for 50 GPU pools and 5,000 workloads, printed beside the simulate time it includes.
+"""Time of ``gpupool report`` for 50 GPU pools and 5,000 workloads, beside the simulate time it includes.
 
 Cluster: a system pool and 50 GPU pools in four shapes (T4 driver-only, A100 MIG1g mixed, H100 for the GPU
 Operator, T4 Spot time-sliced x4), each tainted, autoscaled 1..40 and running the nodes its pods need (the
@@ -50,8 +50,9 @@ def manifests(pools: int = 50, workloads: int = 5000, steady: bool = True) -> st
         prio = "Spot" if i % len(_SHAPES) == 3 else "Regular"
         docs.append(
             f"apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {{name: gp{i:02d}}}\n"
-            f"spec: {{resourceGroup: rg, clusterName: bench, vmSize: {size}, priority: {prio}, nodeCount: {count},\n"
-            f"  autoscaler: {{minCount: 1, maxCount: 40}}, nodeTaints: ['pool=gp{i:02d}:NoSchedule'],\n"
+            f"spec: {{resourceGroup: rg, clusterName: bench, vmSize: {size}, priority: {prio},\n"
+            f"  nodeCount: {count}, autoscaler: {{minCount: 1, maxCount: 40}},\n"
+            f"  nodeTaints: ['pool=gp{i:02d}:NoSchedule'],\n"
             f"  gpu: {{{gpu}}}}}\n"
         )
     for w in range(workloads):
@@ -65,7 +66,8 @@ def manifests(pools: int = 50, workloads: int = 5000, steady: bool = True) -> st
         if w % 20 == 19:
             tol = []  # forgot the toleration: Pending, GP305
         docs.append(
-            f"apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: job-{w:04d}, namespace: team{w % 7}}}\n"
+            "apiVersion: apps/v1\nkind: Deployment\n"
+            f"metadata: {{name: job-{w:04d}, namespace: team{w % 7}}}\n"
             f"spec:\n  replicas: 1\n  selector: {{matchLabels: {{app: job-{w:04d}}}}}\n"
             f"  template:\n    metadata: {{labels: {{app: job-{w:04d}}}}}\n    spec:\n"
             f"      nodeSelector: {{kubernetes.azure.com/agentpool: gp{i:02d}}}\n"
@@ -79,7 +81,9 @@ def manifests(pools: int = 50, workloads: int = 5000, steady: bool = True) -> st
 
 def run_once(path: Path, out: Path) -> dict[str, float]:
     from gpupool.cli.diff import write_atomic
-    from gpupool.htmlpage import build, gather, render
+    from gpupool.htmlpage.gather import gather
+    from gpupool.htmlpage.model import build
+    from gpupool.htmlpage.render import render
 
     t0 = time.perf_counter()
     res = gather([str(path)])

@@ -69,7 +69,9 @@ def register(app: typer.Typer) -> None:
         """
         from gpupool.cli.diff import read_current, write_atomic
         from gpupool.findings import exit_code
-        from gpupool.htmlpage import build, gather, render
+        from gpupool.htmlpage.gather import gather
+        from gpupool.htmlpage.model import build
+        from gpupool.htmlpage.render import render
         from gpupool.simulate import load_prices
 
         names = expand(files)

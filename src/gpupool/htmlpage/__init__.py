@@ -4,7 +4,9 @@ Pending pods and (with the current state) the changes and their runbook.
 Not to be confused with :mod:`gpupool.report`, which holds the machine and terminal *output formats*
 (text, json, sarif, junit) every command shares. This package makes a page for people::
 
-    from gpupool.htmlpage import gather, build, render
+    from gpupool.htmlpage.gather import gather
+    from gpupool.htmlpage.model import build
+    from gpupool.htmlpage.render import render
     html = render(build(gather(["pools.yaml", "workloads.yaml"])))
 
 Modules: :mod:`.gather` (run check, lint, simulate, diff on the inputs), :mod:`.model` (results → plain
@@ -14,23 +16,3 @@ data), :mod:`.chain` (a pool's chain stages, which rule concerns which stage, th
 """
 
 from __future__ import annotations
-
-from typing import Any
-
-
-def gather(*args: Any, **kwargs: Any) -> Any:
-    from gpupool.htmlpage.gather import gather as run
-
-    return run(*args, **kwargs)
-
-
-def build(*args: Any, **kwargs: Any) -> dict[str, Any]:
-    from gpupool.htmlpage.model import build as run
-
-    return run(*args, **kwargs)
-
-
-def render(page: dict[str, Any]) -> str:
-    from gpupool.htmlpage.render import render as run
-
-    return run(page)

@@ -124,7 +124,7 @@ def stages_of(pool: Any, workloads: list[dict[str, Any]]) -> list[Stage]:
                 d_lines.append((drv.version, "mono"))
             else:
                 d_lines.append((f"≈{drv.version}, not pinned", "mono warn"))
-            d_lines.append((f"{drv.flavour} · as of {drv.as_of}", "dim"))
+            d_lines.append((f"{drv.flavour} ({drv.as_of})", "dim"))
         elif mode == "gpu-operator":
             d_lines.append(("AKS installs none", ""))
             d_lines.append(("the Operator installs it", "dim"))

@@ -138,7 +138,7 @@ def _diffs(res: Results, current: list[tuple[Any, Any]], workload_files: list[st
     for cur, az in current:
         des = desired.get(cur.name)
         if des is None:
-            res.diff_notes.append(f"pool {cur.name} exists in CURRENT but no spec describes it (not compared)")
+            res.diff_notes.append(f"pool {cur.name} is in CURRENT but no spec describes it (not compared)")
             continue
         res.diffs.append(diff(cur, des, current_az=az, workloads=located, taken_names=taken))
     in_current = {p.name for p, _ in current}

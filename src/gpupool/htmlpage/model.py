@@ -330,8 +330,8 @@ class _Builder:
     # ---- diff -----------------------------------------------------------------------------------
 
     def diff_views(self) -> list[dict[str, Any]]:
-        from gpupool.diff.engine import _words
         from gpupool.diff.adapters import command_line
+        from gpupool.diff.engine import _words
 
         out = []
         for d in self.res.diffs:
@@ -468,7 +468,9 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
         "nodes_after": sum(p["capacity"]["nodes"] for p in pools),
         "gpu_used": sum(p["capacity"]["gpu_used"] for p in gpu_pools),
         "gpu_alloc": sum(p["capacity"]["gpu_alloc"] for p in gpu_pools),
-        "gpu_by_resource": [{"name": k, "used": v[0], "allocatable": v[1]} for k, v in sorted(by_res.items())],
+        "gpu_by_resource": [
+            {"name": k, "used": v[0], "allocatable": v[1]} for k, v in sorted(by_res.items())
+        ],
         "placed": sim.placed,
         "pending": sim.pending_pods,
         "cost_hour": money(total),
@@ -533,7 +535,7 @@ def _group(b: _Builder, pool: str | None, anchor: str, items: list[tuple[str, Fi
         if not lst:
             continue
         shown = [b.finding_item(fam, f) for fam, f in lst[:MAX_PER_GROUP]]
-        for fam, f in lst[MAX_PER_GROUP:]:
+        for _, f in lst[MAX_PER_GROUP:]:
             b.rules_used.add(f.rule)
         sections.append({"severity": sev, "entries": shown, "more": max(0, len(lst) - MAX_PER_GROUP),
                          "count": len(lst)})

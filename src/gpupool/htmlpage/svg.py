@@ -67,8 +67,9 @@ class Canvas:
 
 
 def rect(g: Group, x: float, y: float, w: float, h: float, cls: str = "", rx: float = 0) -> None:
+    w = max(0.0, w)
     g.shapes.append(
-        {"kind": "rect", "x": num(x), "y": num(y), "w": num(max(0.0, w)), "h": num(h), "cls": cls, "rx": num(rx)}
+        {"kind": "rect", "x": num(x), "y": num(y), "w": num(w), "h": num(h), "cls": cls, "rx": num(rx)}
     )
 
 
