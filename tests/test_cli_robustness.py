@@ -45,6 +45,7 @@ def _commands(path: str, out: str) -> list[list[str]]:
         ["diff", POOL, path],
         ["import", path],
         ["simulate", path],
+        ["report", path, "-o", out],
     ]
 
 
