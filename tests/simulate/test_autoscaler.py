@@ -34,8 +34,9 @@ def test_scale_up_capped_at_max_count(k) -> None:
     assert (e.workload, e.count, e.pod) == ("Deployment default/train", 2, "train-3")
     assert e.autoscaler == "pod didn't trigger scale-up: 1 max node group size reached"
     assert e.message == (
-        "0/5 nodes are available: 5 Insufficient nvidia.com/gpu. "
-        "preemption: 0/5 nodes are available: 5 No preemption victims found for incoming pod."
+        "0/5 nodes are available: 5 Insufficient nvidia.com/gpu. no new claims to deallocate, "
+        "preemption: 0/5 nodes are available: 2 Preemption is not helpful for scheduling, "
+        "3 No preemption victims found for incoming pod."
     )
     assert r.to_dict()["pools"][1]["nodesAdded"] == 3
 

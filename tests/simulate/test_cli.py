@@ -29,8 +29,8 @@ spec:
 """
 MESSAGE = (
     "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient nvidia.com/gpu. "
-    "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, "
-    "2 No preemption victims found for incoming pod."
+    "no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for "
+    "scheduling."
 )
 
 

@@ -161,6 +161,9 @@ class Cluster:
         self.by_name: dict[str, int] = {}
         self.version = 0  # bumps on every change; caches of failures key on it
         self.placed_priorities: Counter[int] = Counter()
+        # Choices kube-scheduler makes at random (equal best scores): "node" among identical nodes (same pool,
+        # same state: the outcome is the same up to node names), "state" among different pools or states.
+        self.ties: Counter[str] = Counter()
 
     # ---- states -------------------------------------------------------------------------------------
 
@@ -436,15 +439,31 @@ class Cluster:
         if not found:
             return None
         if len(found) == 1:
-            return min(found[0][0].buckets[s].top() for s in found[0][2])
+            pool, _, states = found[0]
+            self._note_tie(len(states), sum(len(pool.buckets[s]) for s in states))
+            return min(pool.buckets[s].top() for s in states)
         extra = self._normalised([self.pref_raw(shape, p) for p, _, _ in found])
-        best_total, best_node = -1, None
+        best_total, best_node, at_best = -1, None, []
         for (pool, score, states), add in zip(found, extra, strict=True):
             total = score + add
             node = min(pool.buckets[s].top() for s in states)
+            if total > best_total:
+                at_best = []
+            if total >= best_total:
+                at_best.append((pool, states))
             if total > best_total or (total == best_total and node < best_node):  # type: ignore[operator]
                 best_total, best_node = total, node
+        self._note_tie(
+            sum(len(states) for _, states in at_best),
+            sum(len(pool.buckets[s]) for pool, states in at_best for s in states),
+        )
         return best_node
+
+    def _note_tie(self, states: int, nodes: int) -> None:
+        if states > 1:
+            self.ties["state"] += 1
+        elif nodes > 1:
+            self.ties["node"] += 1
 
     def _select_nodes(self, shape: Shape, nodes) -> int | None:  # type: ignore[no-untyped-def]
         feasible = []
@@ -460,8 +479,12 @@ class Cluster:
         if not feasible:
             return None
         extra = self._normalised([f[2] for f in feasible])
-        best = max(zip(feasible, extra, strict=True), key=lambda fe: (fe[0][1] + fe[1], -fe[0][0]))
-        return best[0][0]
+        totals = [f[1] + e for f, e in zip(feasible, extra, strict=True)]
+        top = max(totals)
+        at_best = [f[0] for f, t in zip(feasible, totals, strict=True) if t == top]
+        kinds = {(self.node_pool[n], self.node_state[n].id) for n in at_best}
+        self._note_tie(len(kinds), len(at_best))
+        return at_best[0]
 
     # ---- diagnosis ----------------------------------------------------------------------------------
 
@@ -528,6 +551,11 @@ class Cluster:
                 hist[self.msgs.not_helpful] += g.count
                 continue
             if not g.reasons:  # fits (can happen only when asked about a pod that was not tried)
+                continue
+            if self.msgs.fit_unresolvable and any(
+                r > a for r, a in zip(shape.req, g.pool.alloc, strict=True)
+            ):
+                hist[self.msgs.not_helpful] += g.count  # allocatable can never hold it (1.34+)
                 continue
             state = g.state
             if not any(q < p for q, _ in state.prio):

@@ -106,6 +106,19 @@ class PendingEntry:
         }
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where one workload pod went (DaemonSet pods are counted per pool, not listed)."""
+
+    pod: str
+    workload: str
+    node: str
+    pool: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pod": self.pod, "workload": self.workload, "node": self.node, "pool": self.pool}
+
+
 @dataclass
 class PoolResult:
     name: str
@@ -162,6 +175,10 @@ class SimulationResult:
     notes: list[str]
     ignored: dict[str, int]
     simulation: Simulation | None = None
+    placements: list[Placement] = field(default_factory=list)
+    # Choices the real scheduler makes at random (equal best scores): "node" among identical nodes, "state"
+    # among different pools or node states (pods per pool may then differ from run to run).
+    ties: dict[str, int] = field(default_factory=dict)
 
     @property
     def pending_pods(self) -> int:
@@ -182,6 +199,7 @@ class SimulationResult:
             "daemonSetPods": self.daemonset_pods,
             "pendingPods": self.pending_pods,
             "pending": [e.to_dict() for e in self.pending],
+            "placements": [p.to_dict() for p in self.placements],
             "costPerHour": self.cost_per_hour,
             "currency": self.prices.currency,
             "prices": self.prices.meta(),
@@ -609,7 +627,17 @@ class Simulation:
                 )
             else:
                 e.count += 1
-        placed = sum(1 for p in run.pods if p.node is not None and not p.ds)
+        placements = [
+            Placement(
+                p.name,
+                self.workloads[p.workload].ref,
+                cluster.node_name[p.node],
+                self.pools[cluster.node_pool[p.node]].name,
+            )
+            for p in sorted(run.pods, key=lambda p: (p.workload, p.seq))
+            if p.node is not None and not p.ds
+        ]
+        placed = len(placements)
         ds = sum(1 for p in run.pods if p.node is not None and p.ds)
         return SimulationResult(
             kubernetes_version=facts.version_text(self.version),
@@ -627,6 +655,8 @@ class Simulation:
             notes=notes,
             ignored=dict(self.inputs.ignored),
             simulation=self,
+            placements=placements,
+            ties=dict(cluster.ties),
         )
 
 

@@ -76,6 +76,8 @@ class Messages:
     no_victims: str
     never: str
     double_period: bool
+    dra_post_filter: str | None  # DynamicResources' PostFilter reason, printed before "preemption: "
+    fit_unresolvable: bool  # a node that can never hold the request is not a preemption candidate
     ca_triggered: str
     ca_triggered_group: str
     ca_not_triggered: str
@@ -120,6 +122,8 @@ def messages(version: tuple[int, int, int]) -> Messages:
         no_victims=p["noVictims"],
         never=p["never"],
         double_period=version < _from(d["postFilterDoublePeriodBefore"]),
+        dra_post_filter=d["draPostFilter"]["text"] if version >= _from(d["draPostFilter"]["fromVersion"]) else None,
+        fit_unresolvable=version >= _from(d["fitUnresolvable"]["fromVersion"]),
         ca_triggered=a["triggered"],
         ca_triggered_group=a["triggeredGroup"],
         ca_not_triggered=a["notTriggered"],
