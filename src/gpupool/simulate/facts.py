@@ -122,7 +122,9 @@ def messages(version: tuple[int, int, int]) -> Messages:
         no_victims=p["noVictims"],
         never=p["never"],
         double_period=version < _from(d["postFilterDoublePeriodBefore"]),
-        dra_post_filter=d["draPostFilter"]["text"] if version >= _from(d["draPostFilter"]["fromVersion"]) else None,
+        dra_post_filter=d["draPostFilter"]["text"]
+        if version >= _from(d["draPostFilter"]["fromVersion"])
+        else None,
         fit_unresolvable=version >= _from(d["fitUnresolvable"]["fromVersion"]),
         ca_triggered=a["triggered"],
         ca_triggered_group=a["triggeredGroup"],
