@@ -77,7 +77,12 @@ class Run:
     initial: list[int]
     sched_msg: dict[int, str] = field(default_factory=dict)  # id(pod) -> message
     ca_msg: dict[int, str | None] = field(default_factory=dict)
+    why: dict[int, str | None] = field(default_factory=dict)  # id(pod) -> the story in one sentence
     templates: dict[tuple[int, str], Template] = field(default_factory=dict)
+    triggered: dict[int, ScaleUp] = field(default_factory=dict)  # id(pod) -> the scale-up it was counted in
+    absorbed: dict[int, int] = field(default_factory=dict)  # id(pod) -> pool whose unready nodes CA counts on
+    # why the autoscaler scaled nothing: ("unhealthy" | "no-node-info" | "unready-unmanaged", pool index)
+    ca_blocked: tuple[str, int | None] | None = None
 
     def pending_of(self, workload: int) -> list[Pod]:
         return [p for p in self.pending if p.workload == workload]
@@ -95,6 +100,8 @@ class PendingEntry:
     autoscaler: str | None
     path: str | None = None
     line: int | None = None
+    why: str | None = None  # how scheduler and autoscaler verdicts fit together, when it needs saying
+    fixes: list[dict[str, str]] = field(default_factory=list)  # what lint's rules say about the workload
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -103,6 +110,8 @@ class PendingEntry:
             "count": self.count,
             "message": self.message,
             "autoscaler": self.autoscaler,
+            "why": self.why,
+            "fixes": self.fixes,
         }
 
 
@@ -275,6 +284,14 @@ class Simulation:
             else:
                 w.shape = self.book.shape(spec, w.requests, w.nz_cpu, w.nz_mem, w.priority, w.preempt_never)
         self.ds_shapes = [w.ds_shape for w in self.workloads if w.ds_shape is not None]
+        self.ca = facts.autoscaler()
+        kp = self.ca.kube_proxy_cpu_milli
+        self.kube_proxy = self.book.shape({}, {"cpu": kp}, kp, self.scoring.non_zero_memory, 0, False)
+        # Nodes the autoscaler on AKS counts as unready: the GPU label, but no nvidia.com/gpu to allocate
+        self.gpu_unready = [
+            self.ca.gpu_label in s.labels and not s.allocatable.get(self.ca.gpu_resource)
+            for s in self.shapes_real
+        ]
 
     # ---- inputs -------------------------------------------------------------------------------------
 
@@ -354,18 +371,59 @@ class Simulation:
     def template(self, run: Run, pool_idx: int, mode: str) -> Template:
         """CA's template for a pool now: a copy of a real node, or (``aks``, zero nodes) the SKU template."""
         at_zero = not run.cluster.pools[pool_idx].nodes
-        return self.template_of(run, pool_idx, "aks-template" if mode == "aks" and at_zero else "node")
+        from_size = mode == "aks" and (at_zero or self.gpu_unready[pool_idx])
+        return self.template_of(run, pool_idx, "aks-template" if from_size else "node")
 
     def template_of(self, run: Run, pool_idx: int, kind: str) -> Template:
-        """``kind``: aks-template (built from the VM size) or node (a copy of a real node)."""
+        """``kind``: aks-template (built from the VM size, with CA's kube-proxy pod), aks-template-bare (the
+        same without it) or node (a copy of a real node)."""
         spec = self.pools[pool_idx]
         key = (pool_idx, kind)
         t = run.templates.get(key)
         if t is None:
-            shape = aks_template(spec) if kind == "aks-template" else self.shapes_real[pool_idx]
-            t = Template(spec, shape, self.registry, self.msgs, self.scoring, self.ds_shapes)
+            shape = self.shapes_real[pool_idx] if kind == "node" else aks_template(spec)
+            system = (self.kube_proxy,) if kind == "aks-template" else ()
+            t = Template(spec, shape, self.registry, self.msgs, self.scoring, self.ds_shapes, system)
             run.templates[key] = t
         return t
+
+    def ca_blocked(self, run: Run, autoscaled: list[int]) -> tuple[str, int | None] | None:
+        """Why the autoscaler on AKS does no scale-up at all now, or None."""
+        cluster, ca = run.cluster, self.ca
+        for i in autoscaled:
+            if not cluster.pools[i].nodes and not ca.in_static_table(self.pools[i].vm_size):
+                return "no-node-info", i
+        for i, unready in enumerate(self.gpu_unready):
+            if unready and self.pools[i].autoscaler is None and cluster.pools[i].nodes:
+                return "unready-unmanaged", i
+        bad = self.unready_nodes(run)
+        if bad > ca.ok_total_unready and bad > ca.max_unready_percent / 100 * cluster.num_nodes:
+            return "unhealthy", None
+        return None
+
+    def unready_nodes(self, run: Run) -> int:
+        return sum(len(run.cluster.pools[i].nodes) for i, u in enumerate(self.gpu_unready) if u)
+
+    def _upcoming(self, run: Run, pods: list[Pod], autoscaled: list[int]) -> list[Pod]:
+        """CA counts unready GPU nodes as upcoming template nodes: pods its template says they would take
+        are left out of the scale-up (no event). Returns the rest."""
+        for i in autoscaled:
+            n = len(run.cluster.pools[i].nodes)
+            if not self.gpu_unready[i] or not n or not pods:
+                continue
+            t = self.template(run, i, "aks")
+            groups: dict[tuple[int, int], list[Pod]] = {}
+            for p in pods:
+                groups.setdefault((p.workload, p.shape.id), []).append(p)
+            fitting = [(g[0].shape, g) for g in groups.values() if not t.reasons(g[0].shape)]
+            if not fitting:
+                continue
+            _, helped = t.estimate(fitting, n)
+            taken = {id(p) for p in helped}
+            for p in helped:
+                run.absorbed[id(p)] = i
+            pods = [p for p in pods if id(p) not in taken]
+        return pods
 
     def run(self, mode: str) -> Run:
         cordon = set(self.options.cordon)
@@ -421,6 +479,11 @@ class Simulation:
             limit_total = facts.autoscaler().max_nodes_per_scale_up
             while True:
                 eligible = [p for p in pending if not p.ds and p.status is None]
+                if mode == "aks" and eligible:
+                    run.ca_blocked = self.ca_blocked(run, autoscaled)
+                    if run.ca_blocked is not None:
+                        break
+                    eligible = self._upcoming(run, eligible, autoscaled)
                 if not eligible:
                     break
                 groups: dict[tuple[int, int], list[Pod]] = {}
@@ -448,19 +511,20 @@ class Simulation:
                 mx = spec.autoscaler.max_count  # type: ignore[union-attr]
                 event = messages.ca_triggered(self.msgs, group_id(spec), cur, new, mx)
                 per_workload = Counter(self.workloads[p.workload].ref for p in opt.pods)
-                run.scale_ups.append(
-                    ScaleUp(
-                        spec.name,
-                        group_id(spec),
-                        cur,
-                        new,
-                        mx,
-                        opt.template.kind,
-                        len(opt.pods),
-                        event,
-                        dict(per_workload),
-                    )
+                up = ScaleUp(
+                    spec.name,
+                    group_id(spec),
+                    cur,
+                    new,
+                    mx,
+                    opt.template.kind,
+                    len(opt.pods),
+                    event,
+                    dict(per_workload),
                 )
+                run.scale_ups.append(up)
+                for p in opt.pods:
+                    run.triggered[id(p)] = up
                 add_nodes(opt.pool_idx, opt.count)
                 pending = self._schedule(run, pending + ds_waiting)
                 ds_waiting.clear()
@@ -525,6 +589,7 @@ class Simulation:
         cluster = run.cluster
         cache: dict[tuple, str] = {}
         for pod in run.pending:
+            run.why[id(pod)] = None
             if pod.status is not None:
                 run.sched_msg[id(pod)] = pod.status
                 run.ca_msg[id(pod)] = None
@@ -536,6 +601,10 @@ class Simulation:
             run.sched_msg[id(pod)] = msg
             if pod.ds or not autoscaled:
                 run.ca_msg[id(pod)] = None
+                continue
+            story = self._story(run, pod)
+            if story is not None:
+                run.ca_msg[id(pod)], run.why[id(pod)] = story
                 continue
             ca_key = ("ca", pod.shape.id)
             ca = cache.get(ca_key)
@@ -549,6 +618,20 @@ class Simulation:
                         reasons[r] += 1
                 ca = cache[ca_key] = messages.ca_not_triggered(self.msgs, reasons)
             run.ca_msg[id(pod)] = ca
+
+    def _story(self, run: Run, pod: Pod) -> tuple[str | None, str] | None:
+        """(autoscaler event, explanation) when the autoscaler's part is more than "didn't trigger"."""
+        from gpupool.simulate import autoscaler_story as story
+
+        if run.ca_blocked is not None:
+            return None, story.blocked(self, run)
+        up = run.triggered.get(id(pod))
+        if up is not None:
+            return up.event, story.triggered_but_pending(self, run, pod, up)
+        pool_idx = run.absorbed.get(id(pod))
+        if pool_idx is not None:
+            return None, story.counted_on_unready(self, run, pool_idx)
+        return None
 
     # ---- results ------------------------------------------------------------------------------------
 
@@ -613,7 +696,7 @@ class Simulation:
         groups: dict[tuple, PendingEntry] = {}
         for pod in sorted(run.pending, key=lambda p: (p.workload, p.seq)):
             w = self.workloads[pod.workload]
-            key = (pod.workload, run.sched_msg[id(pod)], run.ca_msg[id(pod)])
+            key = (pod.workload, run.sched_msg[id(pod)], run.ca_msg[id(pod)], run.why.get(id(pod)))
             e = groups.get(key)
             if e is None:
                 groups[key] = PendingEntry(
@@ -624,6 +707,7 @@ class Simulation:
                     run.ca_msg[id(pod)],
                     w.input.path,
                     w.input.line,
+                    run.why.get(id(pod)),
                 )
             else:
                 e.count += 1

@@ -335,6 +335,19 @@ class AutoscalerFacts:
     max_nodes_per_scale_up: int
     group_id_format: str
     source: str
+    kube_proxy_cpu_milli: int = 0
+    gpu_label: str = "kubernetes.azure.com/accelerator"
+    ok_total_unready: int = 3
+    max_unready_percent: float = 45.0
+    missing_sizes: frozenset[str] = frozenset()
+    memory_gib: tuple[tuple[str, float], ...] = ()
+    no_node_info: str = ""
+
+    def in_static_table(self, vm_size: str) -> bool:
+        return vm_size.lower() not in self.missing_sizes
+
+    def template_memory_gib(self, vm_size: str, catalog_gib: float) -> float:
+        return dict(self.memory_gib).get(vm_size.lower(), catalog_gib)
 
     def accelerator_label(self, vm_size: str) -> bool:
         name = vm_size.lower()
@@ -354,4 +367,11 @@ def autoscaler() -> AutoscalerFacts:
         max_nodes_per_scale_up=int(a["maxNodesPerScaleUp"]),
         group_id_format=str(a["groupIdFormat"]),
         source=" ".join(str(a["source"]).split()),
+        kube_proxy_cpu_milli=int(a["kubeProxyPod"]["cpuMilli"]),
+        gpu_label=str(a["resourceUnready"]["gpuLabel"]),
+        ok_total_unready=int(a["resourceUnready"]["okTotalUnreadyCount"]),
+        max_unready_percent=float(a["resourceUnready"]["maxTotalUnreadyPercentage"]),
+        missing_sizes=frozenset(str(s).lower() for s in a["staticTable"]["missing"]),
+        memory_gib=tuple((str(k).lower(), float(v)) for k, v in a["staticTable"]["memoryGiB"].items()),
+        no_node_info=str(a["staticTable"]["noNodeInfo"]),
     )
