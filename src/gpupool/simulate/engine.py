@@ -20,6 +20,7 @@ from gpupool.simulate import facts, messages
 from gpupool.simulate.autoscaler import Option, ScaleUp, Template, choose
 from gpupool.simulate.cluster import Cluster
 from gpupool.simulate.cost import Price, PriceTable, bundled
+from gpupool.simulate.fixes import LintFixes
 from gpupool.simulate.inputs import Inputs, WorkloadInput
 from gpupool.simulate.nodes import NodeShape, aks_template, group_id, node_shape
 from gpupool.simulate.pods import Pod, Registry, Shape, ShapeBook, effective_requests
@@ -694,6 +695,7 @@ class Simulation:
                 )
             )
         groups: dict[tuple, PendingEntry] = {}
+        firsts: list[Pod] = []
         for pod in sorted(run.pending, key=lambda p: (p.workload, p.seq)):
             w = self.workloads[pod.workload]
             key = (pod.workload, run.sched_msg[id(pod)], run.ca_msg[id(pod)], run.why.get(id(pod)))
@@ -709,8 +711,14 @@ class Simulation:
                     w.input.line,
                     run.why.get(id(pod)),
                 )
+                firsts.append(pod)
             else:
                 e.count += 1
+        fixes = LintFixes(self.pools)
+        for e, pod in zip(groups.values(), firsts, strict=True):
+            w = self.workloads[pod.workload]
+            if pod.status is None:
+                e.fixes = fixes.of(w.input.workload, w.input.path)
         placements = [
             Placement(
                 p.name,

@@ -93,7 +93,10 @@ class Messages:
 
 
 def newest_version() -> tuple[int, int, int]:
-    return parse_version(_data("scheduler.yaml")["newestVersion"])
+    """The default version: the newest AKS supports (catalog data, the same for every command)."""
+    from gpupool import catalog
+
+    return parse_version(catalog.newest_kubernetes_version())
 
 
 def oldest_version() -> tuple[int, int, int]:
