@@ -86,10 +86,21 @@ class Bucket:
 
 
 class PoolState:
+    """A group of identical nodes: a pool's nodes, or (starting from a real cluster) those of a pool that are
+    alike (same allocatable, labels, taints, cordon); ``spec_idx`` is the pool they belong to."""
+
     def __init__(
-        self, idx: int, spec: PoolSpec, shape: NodeShape, alloc: tuple[int, ...], cordoned: bool
+        self,
+        idx: int,
+        spec: PoolSpec,
+        shape: NodeShape,
+        alloc: tuple[int, ...],
+        cordoned: bool,
+        spec_idx: int | None = None,
     ) -> None:
         self.idx = idx
+        self.spec_idx = idx if spec_idx is None else spec_idx
+        self.ca_unready = False  # the autoscaler on AKS counts these nodes as unready (set by the engine)
         self.uid = next(_POOL_UIDS)  # shape caches key on it: unique across clusters and templates
         self.spec = spec
         self.shape = shape
@@ -211,12 +222,43 @@ class Cluster:
     def num_nodes(self) -> int:
         return len(self.node_pool)
 
+    def spec_nodes(self, spec_idx: int) -> int:
+        """Nodes of one pool (all its node groups)."""
+        return sum(len(p.nodes) for p in self.pools if p.spec_idx == spec_idx)
+
+    def add_group(self, spec_idx: int, spec: PoolSpec, shape: NodeShape, cordoned: bool) -> int:
+        """A further group of nodes of pool ``spec_idx`` (real nodes that differ from the pool's design)."""
+        idx = len(self.pools)
+        alloc = self.registry.vector(shape.allocatable)
+        self.pools.append(PoolState(idx, spec, shape, alloc, cordoned, spec_idx))
+        return idx
+
+    def add_existing(self, group_idx: int, name: str, labels: dict[str, str]) -> int:
+        """A real node, with its own name and labels."""
+        pool = self.pools[group_idx]
+        nid = len(self.node_pool)
+        self.node_pool.append(group_idx)
+        self.node_state.append(self.empty)
+        self.node_name.append(name)
+        self.node_labels.append(dict(labels))
+        self.node_ordinal.append(pool.created)
+        self.node_pods.append([])
+        self.by_name[name] = nid
+        self._move(pool, nid, None, self.empty)
+        pool.nodes.append(nid)
+        pool.created += 1
+        self.version += 1
+        return nid
+
     def add_nodes(self, pool_idx: int, count: int) -> list[int]:
         pool = self.pools[pool_idx]
         new = []
         for _ in range(count):
             nid = len(self.node_pool)
             name = node_name(pool.spec, pool.created)
+            while name in self.by_name:  # a real node already has the name
+                pool.created += 1
+                name = node_name(pool.spec, pool.created)
             self.node_pool.append(pool_idx)
             self.node_state.append(self.empty)
             self.node_name.append(name)
