@@ -66,10 +66,11 @@ def triggered_but_pending(sim: Simulation, run: Run, pod: Pod, up: ScaleUp) -> s
 
 def counted_on_unready(sim: Simulation, run: Run, idx: int) -> str:
     pool = sim.pools[idx]
-    n = len(run.cluster.pools[idx].nodes)
+    n = sum(len(ps.nodes) for ps in run.cluster.pools if ps.spec_idx == idx and ps.ca_unready)
     tmpl = sim.template(run, idx, "aks")
+    kind = " from the VM size" if tmpl.kind == "aks-template" else ""
     return (
         f"no scale-up for it: the autoscaler counts pool {pool.name}'s {n} node(s) as unready "
-        f"({sim.ca.gpu_label} without {sim.ca.gpu_resource}) and expects them, as its template from the VM "
-        f"size ({gpu_text(tmpl.shape)}), to take it once ready; they never will (GP506)"
+        f"({sim.ca.gpu_label} without {sim.ca.gpu_resource}) and expects them, as its template{kind} "
+        f"({gpu_text(tmpl.shape)}), to take it once ready; they never will (GP506)"
     )

@@ -194,6 +194,7 @@ class SimulationResult:
     ignored: dict[str, int]
     simulation: Simulation | None = None
     placements: list[Placement] = field(default_factory=list)
+    start: dict[str, Any] | None = None  # the real cluster started from: source, nodes, pods, what they use
     # Choices the real scheduler makes at random (equal best scores): "node" among identical nodes, "state"
     # among different pools or node states (pods per pool may then differ from run to run).
     ties: dict[str, int] = field(default_factory=dict)
@@ -218,6 +219,7 @@ class SimulationResult:
             "pendingPods": self.pending_pods,
             "pending": [e.to_dict() for e in self.pending],
             "placements": [p.to_dict() for p in self.placements],
+            "start": self.start,
             "costPerHour": self.cost_per_hour,
             "currency": self.prices.currency,
             "prices": self.prices.meta(),
@@ -345,7 +347,7 @@ class Simulation:
         return v
 
     def _real_shape(self, pool: PoolSpec) -> NodeShape:
-        """What a node of the pool offers: a Ready node of the real cluster if there is one, else the design."""
+        """What a node of the pool offers: a Ready node of the real cluster if any, else the design."""
         if self.start is not None:
             ready = (n for n in self.start.nodes if n.pool == pool.name and n.ready and not n.cordoned)
             node = next(ready, None)
@@ -727,6 +729,25 @@ class Simulation:
 
     # ---- results ------------------------------------------------------------------------------------
 
+    def _start_summary(self, run: Run) -> dict[str, Any] | None:
+        """What the real cluster's running pods already use (requests summed), when starting from one."""
+        if self.start is None:
+            return None
+        used: dict[str, float | int] = {}
+        for p in run.existing:
+            if p.node is None:
+                continue
+            for name, amount in p.shape.requests.items():
+                used[name] = used.get(name, 0) + amount
+        return {
+            "source": self.start.source,
+            "nodes": sum(run.initial),
+            "pods": sum(1 for p in run.existing if p.node is not None),
+            "requests": {k: _resource_text(k, v) for k, v in sorted(used.items())},
+            "evictedByPreemption": [p.name for p in run.evicted],
+            "notes": list(self.start.notes),
+        }
+
     def result(
         self, run: Run, prices: PriceTable, findings: list[Finding], notes: list[str]
     ) -> SimulationResult:
@@ -849,7 +870,12 @@ class Simulation:
             simulation=self,
             placements=placements,
             ties=dict(cluster.ties),
+            start=self._start_summary(run),
         )
+
+
+def _resource_text(name: str, amount: int) -> float | int:
+    return amount / 1000 if name == "cpu" else amount
 
 
 @dataclass
