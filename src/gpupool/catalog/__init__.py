@@ -366,3 +366,8 @@ def close_os_skus(name: str, n: int = 3) -> list[str]:
     lowered = {x.lower(): x for x in names}
     hits = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.6)
     return [lowered[h] for h in hits]
+
+
+def newest_kubernetes_version() -> str:
+    """The newest Kubernetes minor AKS supports (``"1.37"``): every command's default version."""
+    return str(_data("kubernetes.yaml")["newestSupported"])

@@ -8,13 +8,17 @@ from pathlib import Path
 
 import typer
 
-from gpupool.cli.common import Format, guard
+from gpupool.cli.common import FailOn, Format, fail_on_option, guard
 
 
 class AutoscalerModel(StrEnum):
     aks = "aks"
     exact = "exact"
     none = "none"
+
+
+class Show(StrEnum):
+    placements = "placements"
 
 
 class Expander(StrEnum):
@@ -39,7 +43,29 @@ def _gpu_cell(pool) -> str:  # type: ignore[no-untyped-def]
     return "; ".join(items) or "-"
 
 
-def _print_text(result, con) -> None:  # type: ignore[no-untyped-def]
+def _print_placements(result, con) -> None:  # type: ignore[no-untyped-def]
+    """Where each workload pod went, grouped per pool and node."""
+    from rich.markup import escape
+
+    by_pool: dict[str, dict[str, list]] = {}
+    for p in result.placements:
+        by_pool.setdefault(p.pool, {}).setdefault(p.node, []).append(p)
+    con.print()
+    con.print("[bold]Placements[/]")
+    if not by_pool:
+        con.print("  (no workload pod placed)")
+    for pool in result.pools:
+        nodes = by_pool.get(pool.name)
+        if not nodes:
+            continue
+        count = sum(len(v) for v in nodes.values())
+        con.print(f"  [bold]{escape(pool.name)}[/] ({count} pod(s) on {len(nodes)} node(s))")
+        for node, pods in nodes.items():
+            names = ", ".join(p.pod for p in pods)
+            con.print(f"    {escape(node)}: {escape(names)}")
+
+
+def _print_text(result, con, show: set[str] = frozenset()) -> None:  # type: ignore[no-untyped-def]
     from rich.markup import escape
 
     from gpupool.report.text import print_findings
@@ -91,6 +117,12 @@ def _print_text(result, con) -> None:  # type: ignore[no-untyped-def]
             con.print(f"    scheduler:  {escape(e.message)}")
             if e.autoscaler:
                 con.print(f"    autoscaler: {escape(e.autoscaler)}")
+            if e.why:
+                con.print(f"    why:        {escape(e.why)}")
+            for fx in e.fixes:
+                con.print(f"    fix ({escape(fx['rule'])}): {escape(fx['fix'])}")
+    if "placements" in show:
+        _print_placements(result, con)
     if result.findings:
         con.print()
         con.print("[bold]Findings[/]")
@@ -167,6 +199,10 @@ def register(app: typer.Typer) -> None:
             metavar="RULE",
             help="Leave out findings of these rules (IDs or names, e.g. GP504).",
         ),
+        show: list[Show] = typer.Option(
+            [], "--show", metavar="WHAT", help="Also print: placements (each pod's node, grouped per pool)."
+        ),
+        fail_on: FailOn = fail_on_option(),
     ) -> None:
         """Simulate scheduling, cluster-autoscaler scale-up and cost of workloads on the designed pools.
 
@@ -174,8 +210,8 @@ def register(app: typer.Typer) -> None:
         Deployment, ReplicaSet, StatefulSet, Job, CronJob (one Job), DaemonSet (one pod per eligible node,
         counted as overhead), and PriorityClass objects.
 
-        Exit codes: 0 every pod placed, 1 some pod stays Pending, 2 bad input. Findings (GP5xx) do not change
-        the exit code.
+        Exit codes: 0 every pod placed and no finding at --fail-on severity (default error); 1 some pod stays
+        Pending or such a finding; 2 bad input. --fail-on none always exits 0 on good input.
 
         Example: gpupool simulate examples/a100-mig-mixed.yaml examples/workloads/training.yaml
         """
@@ -222,9 +258,14 @@ def register(app: typer.Typer) -> None:
                 extended_resource_toleration=extended_resource_toleration,
             ),
         )
+        from gpupool.findings import exit_code
+
         result.findings = [f for f in result.findings if f.rule not in skip]
         if output is Format.json:
             typer.echo(jsonout.dumps(result.to_dict()))
         else:
-            _print_text(result, console())
-        raise typer.Exit(result.exit_code)
+            _print_text(result, console(), {s.value for s in show})
+        code = 0
+        if fail_on is not FailOn.none:
+            code = max(result.exit_code, exit_code(result.findings, fail_on.severity))
+        raise typer.Exit(code)

@@ -86,10 +86,21 @@ class Bucket:
 
 
 class PoolState:
+    """A group of identical nodes: a pool's nodes, or (starting from a real cluster) those of a pool that are
+    alike (same allocatable, labels, taints, cordon); ``spec_idx`` is the pool they belong to."""
+
     def __init__(
-        self, idx: int, spec: PoolSpec, shape: NodeShape, alloc: tuple[int, ...], cordoned: bool
+        self,
+        idx: int,
+        spec: PoolSpec,
+        shape: NodeShape,
+        alloc: tuple[int, ...],
+        cordoned: bool,
+        spec_idx: int | None = None,
     ) -> None:
         self.idx = idx
+        self.spec_idx = idx if spec_idx is None else spec_idx
+        self.ca_unready = False  # the autoscaler on AKS counts these nodes as unready (set by the engine)
         self.uid = next(_POOL_UIDS)  # shape caches key on it: unique across clusters and templates
         self.spec = spec
         self.shape = shape
@@ -161,6 +172,9 @@ class Cluster:
         self.by_name: dict[str, int] = {}
         self.version = 0  # bumps on every change; caches of failures key on it
         self.placed_priorities: Counter[int] = Counter()
+        # Choices kube-scheduler makes at random (equal best scores): "node" among identical nodes (same pool,
+        # same state: the outcome is the same up to node names), "state" among different pools or states.
+        self.ties: Counter[str] = Counter()
 
     # ---- states -------------------------------------------------------------------------------------
 
@@ -208,12 +222,43 @@ class Cluster:
     def num_nodes(self) -> int:
         return len(self.node_pool)
 
+    def spec_nodes(self, spec_idx: int) -> int:
+        """Nodes of one pool (all its node groups)."""
+        return sum(len(p.nodes) for p in self.pools if p.spec_idx == spec_idx)
+
+    def add_group(self, spec_idx: int, spec: PoolSpec, shape: NodeShape, cordoned: bool) -> int:
+        """A further group of nodes of pool ``spec_idx`` (real nodes that differ from the pool's design)."""
+        idx = len(self.pools)
+        alloc = self.registry.vector(shape.allocatable)
+        self.pools.append(PoolState(idx, spec, shape, alloc, cordoned, spec_idx))
+        return idx
+
+    def add_existing(self, group_idx: int, name: str, labels: dict[str, str]) -> int:
+        """A real node, with its own name and labels."""
+        pool = self.pools[group_idx]
+        nid = len(self.node_pool)
+        self.node_pool.append(group_idx)
+        self.node_state.append(self.empty)
+        self.node_name.append(name)
+        self.node_labels.append(dict(labels))
+        self.node_ordinal.append(pool.created)
+        self.node_pods.append([])
+        self.by_name[name] = nid
+        self._move(pool, nid, None, self.empty)
+        pool.nodes.append(nid)
+        pool.created += 1
+        self.version += 1
+        return nid
+
     def add_nodes(self, pool_idx: int, count: int) -> list[int]:
         pool = self.pools[pool_idx]
         new = []
         for _ in range(count):
             nid = len(self.node_pool)
             name = node_name(pool.spec, pool.created)
+            while name in self.by_name:  # a real node already has the name
+                pool.created += 1
+                name = node_name(pool.spec, pool.created)
             self.node_pool.append(pool_idx)
             self.node_state.append(self.empty)
             self.node_name.append(name)
@@ -436,15 +481,31 @@ class Cluster:
         if not found:
             return None
         if len(found) == 1:
-            return min(found[0][0].buckets[s].top() for s in found[0][2])
+            pool, _, states = found[0]
+            self._note_tie(len(states), sum(len(pool.buckets[s]) for s in states))
+            return min(pool.buckets[s].top() for s in states)
         extra = self._normalised([self.pref_raw(shape, p) for p, _, _ in found])
-        best_total, best_node = -1, None
+        best_total, best_node, at_best = -1, None, []
         for (pool, score, states), add in zip(found, extra, strict=True):
             total = score + add
             node = min(pool.buckets[s].top() for s in states)
+            if total > best_total:
+                at_best = []
+            if total >= best_total:
+                at_best.append((pool, states))
             if total > best_total or (total == best_total and node < best_node):  # type: ignore[operator]
                 best_total, best_node = total, node
+        self._note_tie(
+            sum(len(states) for _, states in at_best),
+            sum(len(pool.buckets[s]) for pool, states in at_best for s in states),
+        )
         return best_node
+
+    def _note_tie(self, states: int, nodes: int) -> None:
+        if states > 1:
+            self.ties["state"] += 1
+        elif nodes > 1:
+            self.ties["node"] += 1
 
     def _select_nodes(self, shape: Shape, nodes) -> int | None:  # type: ignore[no-untyped-def]
         feasible = []
@@ -460,8 +521,12 @@ class Cluster:
         if not feasible:
             return None
         extra = self._normalised([f[2] for f in feasible])
-        best = max(zip(feasible, extra, strict=True), key=lambda fe: (fe[0][1] + fe[1], -fe[0][0]))
-        return best[0][0]
+        totals = [f[1] + e for f, e in zip(feasible, extra, strict=True)]
+        top = max(totals)
+        at_best = [f[0] for f, t in zip(feasible, totals, strict=True) if t == top]
+        kinds = {(self.node_pool[n], self.node_state[n].id) for n in at_best}
+        self._note_tie(len(kinds), len(at_best))
+        return at_best[0]
 
     # ---- diagnosis ----------------------------------------------------------------------------------
 
@@ -528,6 +593,11 @@ class Cluster:
                 hist[self.msgs.not_helpful] += g.count
                 continue
             if not g.reasons:  # fits (can happen only when asked about a pod that was not tried)
+                continue
+            if self.msgs.fit_unresolvable and any(
+                r > a for r, a in zip(shape.req, g.pool.alloc, strict=True)
+            ):
+                hist[self.msgs.not_helpful] += g.count  # allocatable can never hold it (1.34+)
                 continue
             state = g.state
             if not any(q < p for q, _ in state.prio):

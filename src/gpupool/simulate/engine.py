@@ -20,9 +20,12 @@ from gpupool.simulate import facts, messages
 from gpupool.simulate.autoscaler import Option, ScaleUp, Template, choose
 from gpupool.simulate.cluster import Cluster
 from gpupool.simulate.cost import Price, PriceTable, bundled
+from gpupool.simulate.fixes import LintFixes
 from gpupool.simulate.inputs import Inputs, WorkloadInput
 from gpupool.simulate.nodes import NodeShape, aks_template, group_id, node_shape
 from gpupool.simulate.pods import Pod, Registry, Shape, ShapeBook, effective_requests
+from gpupool.simulate.start import StartState, resolve_pools, shape_of
+from gpupool.spec.model import PoolSpec
 
 AUTOSCALER_MODES = ("aks", "exact", "none")
 MAX_PODS = 2_000_000
@@ -41,6 +44,7 @@ class Options:
     cordon: tuple[str, ...] = ()  # pools whose nodes are unschedulable (kubectl cordon)
     extended_resource_toleration: bool = False  # the ExtendedResourceToleration admission plugin
     compare: bool = True  # also run the other autoscaler model, for the GP5xx findings
+    start: StartState | None = None  # the real cluster to start from (simulate --snapshot / --live)
 
 
 @dataclass
@@ -59,6 +63,7 @@ class WorkloadInfo:
     nz_mem: int = 0
     shape: Shape | None = None
     ds_shape: Shape | None = None
+    existing: bool = False  # a DaemonSet of the real cluster: its pods run already; new nodes get one too
 
     @property
     def is_daemonset(self) -> bool:
@@ -77,13 +82,20 @@ class Run:
     initial: list[int]
     sched_msg: dict[int, str] = field(default_factory=dict)  # id(pod) -> message
     ca_msg: dict[int, str | None] = field(default_factory=dict)
+    why: dict[int, str | None] = field(default_factory=dict)  # id(pod) -> the story in one sentence
     templates: dict[tuple[int, str], Template] = field(default_factory=dict)
+    triggered: dict[int, ScaleUp] = field(default_factory=dict)  # id(pod) -> the scale-up it was counted in
+    absorbed: dict[int, int] = field(default_factory=dict)  # id(pod) -> pool whose unready nodes CA counts on
+    # why the autoscaler scaled nothing: ("unhealthy" | "no-node-info" | "unready-unmanaged", pool index)
+    ca_blocked: tuple[str, int | None] | None = None
+    existing: list[Pod] = field(default_factory=list)  # pods running in the real cluster at the start
+    evicted: list[Pod] = field(default_factory=list)  # of those, the ones preemption evicted
 
     def pending_of(self, workload: int) -> list[Pod]:
         return [p for p in self.pending if p.workload == workload]
 
     def added(self, pool_idx: int) -> int:
-        return len(self.cluster.pools[pool_idx].nodes) - self.initial[pool_idx]
+        return self.cluster.spec_nodes(pool_idx) - self.initial[pool_idx]
 
 
 @dataclass
@@ -95,6 +107,8 @@ class PendingEntry:
     autoscaler: str | None
     path: str | None = None
     line: int | None = None
+    why: str | None = None  # how scheduler and autoscaler verdicts fit together, when it needs saying
+    fixes: list[dict[str, str]] = field(default_factory=list)  # what lint's rules say about the workload
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -103,7 +117,22 @@ class PendingEntry:
             "count": self.count,
             "message": self.message,
             "autoscaler": self.autoscaler,
+            "why": self.why,
+            "fixes": self.fixes,
         }
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where one workload pod went (DaemonSet pods are counted per pool, not listed)."""
+
+    pod: str
+    workload: str
+    node: str
+    pool: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pod": self.pod, "workload": self.workload, "node": self.node, "pool": self.pool}
 
 
 @dataclass
@@ -123,6 +152,7 @@ class PoolResult:
     scale_ups: list[ScaleUp]
     cordoned: bool = False
     notes: tuple[str, ...] = ()
+    existing_pods: int = 0  # pods already running on the pool's nodes (starting from a real cluster)
 
     def gpu_resources(self) -> dict[str, dict[str, float | int]]:
         return {k: v for k, v in self.resources.items() if is_gpu_resource(k)}
@@ -138,6 +168,7 @@ class PoolResult:
             "cordoned": self.cordoned,
             "pods": self.pods,
             "daemonSetPods": self.daemonset_pods,
+            "existingPods": self.existing_pods,
             "resources": self.resources,
             "pricePerNodeHour": self.price_per_node,
             "costPerHour": self.cost_per_hour,
@@ -162,6 +193,11 @@ class SimulationResult:
     notes: list[str]
     ignored: dict[str, int]
     simulation: Simulation | None = None
+    placements: list[Placement] = field(default_factory=list)
+    start: dict[str, Any] | None = None  # the real cluster started from: source, nodes, pods, what they use
+    # Choices the real scheduler makes at random (equal best scores): "node" among identical nodes, "state"
+    # among different pools or node states (pods per pool may then differ from run to run).
+    ties: dict[str, int] = field(default_factory=dict)
 
     @property
     def pending_pods(self) -> int:
@@ -182,6 +218,8 @@ class SimulationResult:
             "daemonSetPods": self.daemonset_pods,
             "pendingPods": self.pending_pods,
             "pending": [e.to_dict() for e in self.pending],
+            "placements": [p.to_dict() for p in self.placements],
+            "start": self.start,
             "costPerHour": self.cost_per_hour,
             "currency": self.prices.currency,
             "prices": self.prices.meta(),
@@ -213,17 +251,25 @@ class Simulation:
         self.scoring = facts.scoring()
         self.reservations = options.reservations or facts.default_reservations()
         self.default_max_pods = options.default_max_pods or facts.default_max_pods().value
-        names = {p.name for p in inputs.pools}
+        self.start = options.start
+        self.pools = resolve_pools(inputs.pools, self.start) if self.start is not None else inputs.pools
+        if not self.pools:
+            raise InputError(None, None, "no pool spec found among the inputs, and the cluster has no nodes")
+        names = {p.name for p in self.pools}
         for c in options.cordon:
             if c not in names:
                 raise InputError(
                     None, None, f"--cordon {c}: no such pool (pools: {', '.join(sorted(names))})"
                 )
-        self.pools = inputs.pools
-        self.shapes_real: list[NodeShape] = [
-            node_shape(p, self.reservations, self._pool_version(p), self.default_max_pods) for p in self.pools
-        ]
+        self.shapes_real: list[NodeShape] = [self._real_shape(p) for p in self.pools]
         self.workloads = [self._workload(w) for w in inputs.workloads]
+        if self.start is not None:
+            for w in self.start.daemonsets:
+                where = f"{self.start.source} (DaemonSet {w.namespace}/{w.name})"
+                wi = WorkloadInput(w, where, 1, len(self.workloads))
+                info = self._workload(wi)
+                info.existing = True
+                self.workloads.append(info)
         total = sum(w.count or 0 for w in self.workloads)
         if total > MAX_PODS:
             big = max(self.workloads, key=lambda w: w.count or 0)
@@ -237,6 +283,14 @@ class Simulation:
         resource_names: set[str] = {gpu}
         for s in self.shapes_real:
             resource_names |= set(s.allocatable)
+        self.existing_requests: list[tuple[dict[str, int], int, int]] = []
+        if self.start is not None:
+            for n in self.start.nodes:
+                resource_names |= set(n.allocatable)
+            for ep in self.start.pods:
+                reqs = effective_requests(ep.spec)
+                self.existing_requests.append(reqs)
+                resource_names |= set(reqs[0])
         for w in self.workloads:
             resource_names |= set(w.requests)
         self.registry = Registry(resource_names)
@@ -257,6 +311,14 @@ class Simulation:
             else:
                 w.shape = self.book.shape(spec, w.requests, w.nz_cpu, w.nz_mem, w.priority, w.preempt_never)
         self.ds_shapes = [w.ds_shape for w in self.workloads if w.ds_shape is not None]
+        self.ca = facts.autoscaler()
+        kp = self.ca.kube_proxy_cpu_milli
+        self.kube_proxy = self.book.shape({}, {"cpu": kp}, kp, self.scoring.non_zero_memory, 0, False)
+        # Nodes the autoscaler on AKS counts as unready: the GPU label, but no nvidia.com/gpu to allocate
+        self.gpu_unready = [
+            self.ca.gpu_label in s.labels and not s.allocatable.get(self.ca.gpu_resource)
+            for s in self.shapes_real
+        ]
 
     # ---- inputs -------------------------------------------------------------------------------------
 
@@ -283,6 +345,15 @@ class Simulation:
                 "scheduler messages gpupool reproduces",
             )
         return v
+
+    def _real_shape(self, pool: PoolSpec) -> NodeShape:
+        """What a node of the pool offers: a Ready node of the real cluster if any, else the design."""
+        if self.start is not None:
+            ready = (n for n in self.start.nodes if n.pool == pool.name and n.ready and not n.cordoned)
+            node = next(ready, None)
+            if node is not None:
+                return shape_of(node, pool)
+        return node_shape(pool, self.reservations, self._pool_version(pool), self.default_max_pods)
 
     def _pool_version(self, pool) -> tuple[int, int, int]:  # type: ignore[no-untyped-def]
         return facts.parse_version(pool.kubernetes_version) if pool.kubernetes_version else self.version
@@ -335,19 +406,60 @@ class Simulation:
 
     def template(self, run: Run, pool_idx: int, mode: str) -> Template:
         """CA's template for a pool now: a copy of a real node, or (``aks``, zero nodes) the SKU template."""
-        at_zero = not run.cluster.pools[pool_idx].nodes
-        return self.template_of(run, pool_idx, "aks-template" if mode == "aks" and at_zero else "node")
+        at_zero = not run.cluster.spec_nodes(pool_idx)
+        from_size = mode == "aks" and (at_zero or self.gpu_unready[pool_idx])
+        return self.template_of(run, pool_idx, "aks-template" if from_size else "node")
 
     def template_of(self, run: Run, pool_idx: int, kind: str) -> Template:
-        """``kind``: aks-template (built from the VM size) or node (a copy of a real node)."""
+        """``kind``: aks-template (built from the VM size, with CA's kube-proxy pod), aks-template-bare (the
+        same without it) or node (a copy of a real node)."""
         spec = self.pools[pool_idx]
         key = (pool_idx, kind)
         t = run.templates.get(key)
         if t is None:
-            shape = aks_template(spec) if kind == "aks-template" else self.shapes_real[pool_idx]
-            t = Template(spec, shape, self.registry, self.msgs, self.scoring, self.ds_shapes)
+            shape = self.shapes_real[pool_idx] if kind == "node" else aks_template(spec)
+            system = (self.kube_proxy,) if kind == "aks-template" else ()
+            t = Template(spec, shape, self.registry, self.msgs, self.scoring, self.ds_shapes, system)
             run.templates[key] = t
         return t
+
+    def ca_blocked(self, run: Run, autoscaled: list[int]) -> tuple[str, int | None] | None:
+        """Why the autoscaler on AKS does no scale-up at all now, or None."""
+        cluster, ca = run.cluster, self.ca
+        for i in autoscaled:
+            if not cluster.spec_nodes(i) and not ca.in_static_table(self.pools[i].vm_size):
+                return "no-node-info", i
+        for ps in cluster.pools:
+            if ps.ca_unready and ps.nodes and self.pools[ps.spec_idx].autoscaler is None:
+                return "unready-unmanaged", ps.spec_idx
+        bad = self.unready_nodes(run)
+        if bad > ca.ok_total_unready and bad > ca.max_unready_percent / 100 * cluster.num_nodes:
+            return "unhealthy", None
+        return None
+
+    def unready_nodes(self, run: Run) -> int:
+        return sum(len(ps.nodes) for ps in run.cluster.pools if ps.ca_unready)
+
+    def _upcoming(self, run: Run, pods: list[Pod], autoscaled: list[int]) -> list[Pod]:
+        """CA counts unready GPU nodes as upcoming template nodes: pods its template says they would take
+        are left out of the scale-up (no event). Returns the rest."""
+        for i in autoscaled:
+            n = sum(len(ps.nodes) for ps in run.cluster.pools if ps.spec_idx == i and ps.ca_unready)
+            if not n or not pods:
+                continue
+            t = self.template(run, i, "aks")
+            groups: dict[tuple[int, int], list[Pod]] = {}
+            for p in pods:
+                groups.setdefault((p.workload, p.shape.id), []).append(p)
+            fitting = [(g[0].shape, g) for g in groups.values() if not t.reasons(g[0].shape)]
+            if not fitting:
+                continue
+            _, helped = t.estimate(fitting, n)
+            taken = {id(p) for p in helped}
+            for p in helped:
+                run.absorbed[id(p)] = i
+            pods = [p for p in pods if id(p) not in taken]
+        return pods
 
     def run(self, mode: str) -> Run:
         cordon = set(self.options.cordon)
@@ -357,15 +469,24 @@ class Simulation:
             self.scoring,
             [(p, s, p.name in cordon) for p, s in zip(self.pools, self.shapes_real, strict=True)],
         )
-        run = Run(mode, cluster, [], [], [], [p.node_count for p in self.pools])
+        initial = [0 if self.start is not None else p.node_count for p in self.pools]
+        run = Run(mode, cluster, [], [], [], initial)
+        for ps in cluster.pools:
+            ps.ca_unready = self.gpu_unready[ps.spec_idx]
         seq = 0
         ds_waiting: list[Pod] = []
         daemonsets = [w for w in self.workloads if w.ds_shape is not None]
 
         def add_nodes(pool_idx: int, count: int) -> None:
-            nonlocal seq
             for nid in cluster.add_nodes(pool_idx, count):
+                daemon_pods(nid, new_node=True)
+
+        def daemon_pods(nid: int, new_node: bool) -> None:
+            nonlocal seq
+            if True:
                 for w in daemonsets:
+                    if w.existing and not new_node:
+                        continue  # the real cluster's DaemonSet runs there already
                     if cluster.static_node(w.ds_shape, nid) is not None:  # type: ignore[arg-type]
                         continue  # the DaemonSet controller makes no pod for this node
                     suffix = cluster.node_name[nid].rsplit("-", 1)[-1]
@@ -382,8 +503,13 @@ class Simulation:
                     else:
                         ds_waiting.append(pod)
 
-        for i, p in enumerate(self.pools):
-            add_nodes(i, p.node_count)
+        if self.start is None:
+            for i, p in enumerate(self.pools):
+                add_nodes(i, p.node_count)
+        else:
+            seq = self._add_existing(run, cordon, seq)
+            for nid in range(cluster.num_nodes):
+                daemon_pods(nid, new_node=False)
         queue: list[Pod] = []
         for w in self.workloads:
             if w.is_daemonset:
@@ -403,6 +529,11 @@ class Simulation:
             limit_total = facts.autoscaler().max_nodes_per_scale_up
             while True:
                 eligible = [p for p in pending if not p.ds and p.status is None]
+                if mode == "aks" and eligible:
+                    run.ca_blocked = self.ca_blocked(run, autoscaled)
+                    if run.ca_blocked is not None:
+                        break
+                    eligible = self._upcoming(run, eligible, autoscaled)
                 if not eligible:
                     break
                 groups: dict[tuple[int, int], list[Pod]] = {}
@@ -410,8 +541,7 @@ class Simulation:
                     groups.setdefault((p.workload, p.shape.id), []).append(p)
                 options: list[Option] = []
                 for i in autoscaled:
-                    pool = cluster.pools[i]
-                    cur, mx = len(pool.nodes), self.pools[i].autoscaler.max_count  # type: ignore[union-attr]
+                    cur, mx = cluster.spec_nodes(i), self.pools[i].autoscaler.max_count  # type: ignore[union-attr]
                     if cur >= mx:
                         continue
                     t = self.template(run, i, mode)
@@ -425,30 +555,73 @@ class Simulation:
                     break
                 opt = choose(options, self.options.expander)
                 spec = self.pools[opt.pool_idx]
-                cur = len(cluster.pools[opt.pool_idx].nodes)
+                cur = cluster.spec_nodes(opt.pool_idx)
                 new = cur + opt.count
                 mx = spec.autoscaler.max_count  # type: ignore[union-attr]
                 event = messages.ca_triggered(self.msgs, group_id(spec), cur, new, mx)
                 per_workload = Counter(self.workloads[p.workload].ref for p in opt.pods)
-                run.scale_ups.append(
-                    ScaleUp(
-                        spec.name,
-                        group_id(spec),
-                        cur,
-                        new,
-                        mx,
-                        opt.template.kind,
-                        len(opt.pods),
-                        event,
-                        dict(per_workload),
-                    )
+                up = ScaleUp(
+                    spec.name,
+                    group_id(spec),
+                    cur,
+                    new,
+                    mx,
+                    opt.template.kind,
+                    len(opt.pods),
+                    event,
+                    dict(per_workload),
                 )
+                run.scale_ups.append(up)
+                for p in opt.pods:
+                    run.triggered[id(p)] = up
                 add_nodes(opt.pool_idx, opt.count)
                 pending = self._schedule(run, pending + ds_waiting)
                 ds_waiting.clear()
         run.pending = pending
         self._explain(run, autoscaled if mode != "none" else [])
         return run
+
+    def _add_existing(self, run: Run, cordon: set[str], seq: int) -> int:
+        """The real cluster's nodes (grouped when alike) and the pods running on them; returns next seq."""
+        assert self.start is not None
+        cluster = run.cluster
+        index = {p.name: i for i, p in enumerate(self.pools)}
+        groups: dict[tuple, int] = {}
+        by_node: dict[str, int] = {}
+        for n in self.start.nodes:
+            i = index.get(n.pool) if n.pool is not None else None
+            if i is None or n.name in by_node:
+                continue
+            spec = self.pools[i]
+            shape = shape_of(n, spec)
+            cordoned = n.cordoned or spec.name in cordon
+            key = (
+                i,
+                tuple(sorted(shape.allocatable.items())),
+                tuple(sorted(shape.labels.items())),
+                shape.taints,
+                cordoned,
+                n.ready,
+            )
+            g = groups.get(key)
+            if g is None:
+                g = groups[key] = cluster.add_group(i, spec, shape, cordoned)
+                gpu = self.ca.gpu_resource
+                unready = n.ready and self.ca.gpu_label in n.labels and not n.allocatable.get(gpu)
+                cluster.pools[g].ca_unready = unready
+            by_node[n.name] = cluster.add_existing(g, n.name, n.labels)
+            run.initial[i] += 1
+        for ep, (reqs, nz_cpu, nz_mem) in zip(self.start.pods, self.existing_requests, strict=True):
+            nid = by_node.get(ep.node)
+            if nid is None:
+                continue
+            never = ep.spec.get("preemptionPolicy") == "Never"
+            shape = self.book.shape(ep.spec, reqs, nz_cpu, nz_mem, ep.priority, never)
+            pod = Pod(f"{ep.namespace}/{ep.name}", -1, shape, seq, ds=ep.daemonset)
+            seq += 1
+            cluster.bind(pod, nid)  # it runs there: the filters are not asked again
+            run.existing.append(pod)
+        return seq
 
     def _schedule(self, run: Run, pods: list[Pod]) -> list[Pod]:
         """Try ``pods`` in queue order; returns those left Pending. Preempts when kube-scheduler would."""
@@ -490,6 +663,9 @@ class Simulation:
         out = []
         seq = max((p.seq for p in run.pods), default=0) + 1
         for v in victims:
+            if v.workload < 0:  # a pod of the real cluster: its controller makes a new one (not simulated)
+                run.evicted.append(v)
+                continue
             w = self.workloads[v.workload]
             if w.kind == "Pod":
                 v.status = f"preempted by {by.name} (priority {by.priority}); a bare Pod is not recreated"
@@ -507,6 +683,7 @@ class Simulation:
         cluster = run.cluster
         cache: dict[tuple, str] = {}
         for pod in run.pending:
+            run.why[id(pod)] = None
             if pod.status is not None:
                 run.sched_msg[id(pod)] = pod.status
                 run.ca_msg[id(pod)] = None
@@ -519,12 +696,16 @@ class Simulation:
             if pod.ds or not autoscaled:
                 run.ca_msg[id(pod)] = None
                 continue
+            story = self._story(run, pod)
+            if story is not None:
+                run.ca_msg[id(pod)], run.why[id(pod)] = story
+                continue
             ca_key = ("ca", pod.shape.id)
             ca = cache.get(ca_key)
             if ca is None:
                 reasons: Counter[str] = Counter()
                 for i in autoscaled:
-                    if len(cluster.pools[i].nodes) >= self.pools[i].autoscaler.max_count:  # type: ignore[union-attr]
+                    if cluster.spec_nodes(i) >= self.pools[i].autoscaler.max_count:  # type: ignore[union-attr]
                         reasons[self.msgs.ca_max_size] += 1
                         continue
                     for r in set(self.template(run, i, run.mode).reasons(pod.shape)):
@@ -532,7 +713,40 @@ class Simulation:
                 ca = cache[ca_key] = messages.ca_not_triggered(self.msgs, reasons)
             run.ca_msg[id(pod)] = ca
 
+    def _story(self, run: Run, pod: Pod) -> tuple[str | None, str] | None:
+        """(autoscaler event, explanation) when the autoscaler's part is more than "didn't trigger"."""
+        from gpupool.simulate import autoscaler_story as story
+
+        if run.ca_blocked is not None:
+            return None, story.blocked(self, run)
+        up = run.triggered.get(id(pod))
+        if up is not None:
+            return up.event, story.triggered_but_pending(self, run, pod, up)
+        pool_idx = run.absorbed.get(id(pod))
+        if pool_idx is not None:
+            return None, story.counted_on_unready(self, run, pool_idx)
+        return None
+
     # ---- results ------------------------------------------------------------------------------------
+
+    def _start_summary(self, run: Run) -> dict[str, Any] | None:
+        """What the real cluster's running pods already use (requests summed), when starting from one."""
+        if self.start is None:
+            return None
+        used: dict[str, float | int] = {}
+        for p in run.existing:
+            if p.node is None:
+                continue
+            for name, amount in p.shape.requests.items():
+                used[name] = used.get(name, 0) + amount
+        return {
+            "source": self.start.source,
+            "nodes": sum(run.initial),
+            "pods": sum(1 for p in run.existing if p.node is not None),
+            "requests": {k: _resource_text(k, v) for k, v in sorted(used.items())},
+            "evictedByPreemption": [p.name for p in run.evicted],
+            "notes": list(self.start.notes),
+        }
 
     def result(
         self, run: Run, prices: PriceTable, findings: list[Finding], notes: list[str]
@@ -544,14 +758,22 @@ class Simulation:
         pods_by_pool: Counter[int] = Counter()
         for p in run.pods:
             if p.node is not None:
-                (ds_by_pool if p.ds else pods_by_pool)[cluster.node_pool[p.node]] += 1
+                (ds_by_pool if p.ds else pods_by_pool)[cluster.pools[cluster.node_pool[p.node]].spec_idx] += 1
+        existing_by_pool: Counter[int] = Counter()
+        for p in run.existing:
+            if p.node is not None:
+                existing_by_pool[cluster.pools[cluster.node_pool[p.node]].spec_idx] += 1
         for i, spec in enumerate(self.pools):
-            ps = cluster.pools[i]
-            n = len(ps.nodes)
-            used = cluster.pool_used(ps)
+            groups_i = [ps for ps in cluster.pools if ps.spec_idx == i]
+            n = sum(len(ps.nodes) for ps in groups_i)
+            used = tuple([0] * len(self.registry.names))
+            alloc_v = tuple([0] * len(self.registry.names))
+            for ps in groups_i:
+                used = tuple(a + b for a, b in zip(used, cluster.pool_used(ps), strict=True))
+                alloc_v = tuple(a + b * len(ps.nodes) for a, b in zip(alloc_v, ps.alloc, strict=True))
             res: dict[str, dict[str, float | int]] = {}
             for name, idx in self.registry.index.items():
-                alloc = ps.alloc[idx] * n
+                alloc = alloc_v[idx]
                 if not alloc and not used[idx]:
                     continue
                 if name == "cpu":
@@ -588,14 +810,16 @@ class Simulation:
                     price_per_node=per,
                     cost_per_hour=cost,
                     scale_ups=[s for s in run.scale_ups if s.pool == spec.name],
-                    cordoned=ps.cordoned,
+                    cordoned=all(ps.cordoned for ps in groups_i if ps.nodes or ps.idx == i),
                     notes=self.shapes_real[i].notes,
+                    existing_pods=existing_by_pool[i],
                 )
             )
         groups: dict[tuple, PendingEntry] = {}
+        firsts: list[Pod] = []
         for pod in sorted(run.pending, key=lambda p: (p.workload, p.seq)):
             w = self.workloads[pod.workload]
-            key = (pod.workload, run.sched_msg[id(pod)], run.ca_msg[id(pod)])
+            key = (pod.workload, run.sched_msg[id(pod)], run.ca_msg[id(pod)], run.why.get(id(pod)))
             e = groups.get(key)
             if e is None:
                 groups[key] = PendingEntry(
@@ -606,10 +830,27 @@ class Simulation:
                     run.ca_msg[id(pod)],
                     w.input.path,
                     w.input.line,
+                    run.why.get(id(pod)),
                 )
+                firsts.append(pod)
             else:
                 e.count += 1
-        placed = sum(1 for p in run.pods if p.node is not None and not p.ds)
+        fixes = LintFixes(self.pools)
+        for e, pod in zip(groups.values(), firsts, strict=True):
+            w = self.workloads[pod.workload]
+            if pod.status is None:
+                e.fixes = fixes.of(w.input.workload, w.input.path)
+        placements = [
+            Placement(
+                p.name,
+                self.workloads[p.workload].ref,
+                cluster.node_name[p.node],
+                cluster.pools[cluster.node_pool[p.node]].spec.name,
+            )
+            for p in sorted(run.pods, key=lambda p: (p.workload, p.seq))
+            if p.node is not None and not p.ds
+        ]
+        placed = len(placements)
         ds = sum(1 for p in run.pods if p.node is not None and p.ds)
         return SimulationResult(
             kubernetes_version=facts.version_text(self.version),
@@ -627,7 +868,14 @@ class Simulation:
             notes=notes,
             ignored=dict(self.inputs.ignored),
             simulation=self,
+            placements=placements,
+            ties=dict(cluster.ties),
+            start=self._start_summary(run),
         )
+
+
+def _resource_text(name: str, amount: int) -> float | int:
+    return amount / 1000 if name == "cpu" else amount
 
 
 @dataclass
