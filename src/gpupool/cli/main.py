@@ -22,6 +22,7 @@ COMMANDS = {  # command name -> the module that registers it
     "import": "gpupool.cli.diff",
     "simulate": "gpupool.cli.simulate",
     "report": "gpupool.cli.report",
+    "doctor": "gpupool.cli.doctor",
     "explain": "gpupool.cli.explain",
     "rules": "gpupool.cli.explain",
 }
