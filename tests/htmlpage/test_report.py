@@ -49,6 +49,9 @@ def test_well_formed_and_offline(examples_page):
         for k, v in e.attrs.items():
             if k in ("src", "href", "xlink:href", "action", "poster", "data"):
                 assert not re.match(r"\s*(https?:|//)", v), (e.tag, k, v)
+    ids = {e.attrs["id"] for e in root.iter() if "id" in e.attrs}
+    links = {e.attrs["href"][1:] for e in root.find_all("a") if e.attrs.get("href", "").startswith("#")}
+    assert links and links <= ids, links - ids  # every link inside the page has its target
     style = root.find("style").text
     assert "@import" not in style and "url(" not in style and "@font-face" not in style
     assert len(html.encode()) < 300_000
@@ -338,3 +341,26 @@ def test_screenshot_in_docs_is_a_real_png():
 
 def test_readme_mentions_report():
     assert "gpupool report" in Path(REPO / "README.md").read_text()
+
+
+def test_snapshot_adds_doctor_findings_and_cluster_pending(tmp_path):
+    snap = REPO / "tests" / "doctor" / "snapshots" / "pending-untolerated-taint"
+    out = tmp_path / "r.html"
+    r = run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "--snapshot", str(snap), "-o", str(out))
+    assert r.exit_code == 1, r.stderr  # doctor's GP610 is an error
+    root, errors = parse(out.read_text())
+    assert errors == []
+    doctor = json.loads(run_cli("doctor", "--snapshot", str(snap), "-o", "json").stdout)
+    shown = {li.attrs["data-rule"] for li in root.find("section", id="findings").find_all("li", "finding")}
+    assert {f["rule"] for f in doctor["findings"]} <= shown
+    # GP670 (idle GPU nodes of pool gpunp) is drawn on gpunp's chain
+    gpunp = _pools(root)["gpunp"]
+    assert "GP670" in gpunp.find("ul", "breaks").text
+    blocks = root.find("section", id="pending").find_all("div", "pending cluster")
+    assert [b.attrs["data-pod"] for b in blocks] == [p["pod"] for p in doctor["pendingPods"]]
+    for b, p in zip(blocks, doctor["pendingPods"], strict=True):
+        assert b.find_all("code", "block")[0].text == p["scheduler"]
+    assert "doctor (GP6xx)" in root.find("section", id="findings").find("p", "lead").text
+    bad = run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "--snapshot", str(tmp_path / "nope"),
+                  "-o", str(tmp_path / "x.html"))
+    assert bad.exit_code == 2 and not (tmp_path / "x.html").exists()

@@ -48,6 +48,13 @@ def register(app: typer.Typer) -> None:
             help="The pools as they are (`az aks nodepool list -o json`, or pool specs): adds the changes "
             "and runbook steps.",
         ),
+        snapshot: Path | None = typer.Option(
+            None,
+            "--snapshot",
+            metavar="DIR",
+            help="A cluster snapshot (gpupool doctor --collect DIR): adds doctor's findings and the "
+            "cluster's Pending GPU pods.",
+        ),
         kubernetes_version: str | None = typer.Option(
             None, "--kubernetes-version", "-k", metavar="X.Y[.Z]", help="Scheduler messages of this version."
         ),
@@ -59,8 +66,8 @@ def register(app: typer.Typer) -> None:
         """Write one HTML page: the GPU chain per pool, capacity and cost, findings, Pending pods.
 
         The page is self-contained and works offline (inline CSS and SVG, no network, no external fonts;
-        a strict Content-Security-Policy). It runs check, lint (when workloads are given), simulate and,
-        with --current, diff. Everything from the input files is escaped.
+        a strict Content-Security-Policy). It runs check, lint (when workloads are given), simulate, with
+        --current diff, and with --snapshot doctor. Everything from the input files is escaped.
 
         Exit codes: 0 no finding at --fail-on or above, 1 otherwise (the page is written either way),
         2 bad input (nothing is written).
@@ -78,7 +85,7 @@ def register(app: typer.Typer) -> None:
         cur = read_current(current, None, None) if current else None
         table = load_prices(prices) if prices is not None else None
         res = gather(names, current=cur, current_path=current, kubernetes_version=kubernetes_version,
-                     prices=table)
+                     prices=table, snapshot=snapshot)
         html = render(build(res))
         write_atomic(output, html)
         findings = list(res.check) + list(res.simulation.findings)
@@ -86,6 +93,8 @@ def register(app: typer.Typer) -> None:
             findings += res.lint.findings
         for d in res.diffs:
             findings += d.findings
+        if res.doctor is not None:
+            findings += res.doctor.findings
         typer.echo(f"gpupool: wrote {output} ({len(html.encode('utf-8')) // 1024 + 1} KiB, "
                    f"{len(res.pools)} pool(s))", err=True)
         raise typer.Exit(exit_code(findings, fail_on.severity))

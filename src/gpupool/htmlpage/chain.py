@@ -41,7 +41,15 @@ STAGE_OF = {rule: stage for stage, rules in _BY_STAGE.items() for rule in rules.
 _FAMILY_STAGE = {"GP1": "pool", "GP2": "workloads", "GP3": "workloads", "GP4": "pool", "GP5": "workloads"}
 
 
-def stage_of(rule: str) -> str:
+DOCTOR_STAGE = {"input": "pool", "nodes": "vm", "driver": "driver", "device-plugin": "plugin",
+                "resources": "resources", "pods": "workloads"}
+"""doctor's own stages (a finding's ``extra["stage"]``) -> the diagram's."""
+
+
+def stage_of(rule: str, extra: dict | None = None) -> str:
+    own = (extra or {}).get("stage")
+    if isinstance(own, str) and own in DOCTOR_STAGE:
+        return DOCTOR_STAGE[own]
     return STAGE_OF.get(rule) or _FAMILY_STAGE.get(rule[:3], "pool")
 
 

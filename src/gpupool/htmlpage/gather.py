@@ -36,6 +36,8 @@ class Results:
     diffs: list[Any] = field(default_factory=list)  # DiffResult per pool found in CURRENT and the specs
     diff_notes: list[str] = field(default_factory=list)
     current: str | None = None
+    doctor: Any | None = None  # DoctorResult, from --snapshot
+    snapshot: str | None = None
     seconds: dict[str, float] = field(default_factory=dict)  # read, check, lint, simulate, diff
 
 
@@ -70,11 +72,13 @@ def gather(
     current_path: str | None = None,
     kubernetes_version: str | None = None,
     prices: Any = None,
+    snapshot: str | Path | None = None,
 ) -> Results:
     """Read ``files`` (pool specs and workloads, told apart by kind) and run every engine on them.
 
     ``current``: CURRENT as ``gpupool diff`` reads it ([(PoolSpec, AzPool | None)]); each of its pools that
-    the specs also define is diffed against the spec. Raises InputError for unusable input.
+    the specs also define is diffed against the spec. ``snapshot``: a cluster snapshot directory (what
+    ``gpupool doctor --collect`` writes), diagnosed by doctor. Raises InputError for unusable input.
     """
     import time
 
@@ -126,6 +130,13 @@ def gather(
     if current is not None:
         _diffs(res, current, workload_files)
         lap("diff")
+    if snapshot is not None:
+        from gpupool.cluster import read_snapshot
+        from gpupool.doctor import diagnose
+
+        res.doctor = diagnose(read_snapshot(snapshot), prices=prices)
+        res.snapshot = str(snapshot)
+        lap("doctor")
     return res
 
 

@@ -20,6 +20,7 @@ MAX_PER_GROUP = 100
 MAX_PENDING = 200
 """Pending entries (workload and reason) shown; the rest are counted."""
 MAX_POOL_NAMES = 6
+MAX_EVIDENCE = 8
 
 
 def money(x: float | None, digits: int = 2) -> str:
@@ -123,6 +124,8 @@ class _Builder:
                     f = Finding(f.rule, f.severity, f.message, f.path, f.line, f.column,
                                 f"pool {d.desired.name}", f.fix, f.extra)
                 out.append(("diff", f))
+        if res.doctor is not None:
+            out += [("doctor", f) for f in res.doctor.findings]
         return out
 
     def finding_item(self, family: str, f: Finding) -> dict[str, Any]:
@@ -139,7 +142,8 @@ class _Builder:
             "where": f.location(),
             "object": f.object or "",
             "fix": f.fix or "",
-            "stage": chain.stage_of(f.rule),
+            "stage": chain.stage_of(f.rule, f.extra),
+            "evidence": [str(e) for e in (f.extra or {}).get("evidence") or []][:MAX_EVIDENCE],
         }
 
     # ---- pools ----------------------------------------------------------------------------------
@@ -166,7 +170,7 @@ class _Builder:
             present = {s.key for s in stages}
             breaks = []
             for family, f in by_pool.get(pool.name, []):
-                st = chain.stage_of(f.rule)
+                st = chain.stage_of(f.rule, f.extra)
                 if st not in present:
                     st = "pool" if st != "workloads" else "workloads"
                 if f.severity is Severity.INFO:
@@ -314,6 +318,10 @@ class _Builder:
     def pending(self, related: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
         rows = []
         for e in self.sim.pending[:MAX_PENDING]:
+            fixes = [dict(x) for x in getattr(e, "fixes", None) or []] or related.get(e.workload, [])
+            fixes = [{"rule": str(x.get("rule") or ""), "message": str(x.get("message") or ""),
+                      "fix": str(x.get("fix") or "")} for x in fixes]
+            self.rules_used.update(x["rule"] for x in fixes if x["rule"])
             rows.append({
                 "workload": e.workload,
                 "pod": e.pod,
@@ -321,8 +329,9 @@ class _Builder:
                 "where": f"{e.path}:{e.line}" if e.path else "",
                 "scheduler": e.message,
                 "autoscaler": e.autoscaler or "",
+                "why": getattr(e, "why", None) or "",
                 "explanation": self.explain_pending(e.workload),
-                "findings": related.get(e.workload, []),
+                "findings": fixes,
                 "pools": self.intended.get(e.workload) or [],
             })
         return rows
@@ -482,6 +491,7 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
         "infos": counts.get("info", 0),
     }
     broken = [p for p in pools if p["state"] == "broken"]
+    pending = b.pending(related)
     rules = _rule_docs(b.rules_used)
     return {
         "title": "gpupool report: " + ", ".join(clusters),
@@ -506,13 +516,39 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
         "pools": pools,
         "finding_groups": groups,
         "families": _families(res),
-        "pending": b.pending(related),
+        "pending": pending,
         "pending_more": max(0, len(sim.pending) - MAX_PENDING),
         "diffs": b.diff_views(),
         "diff_notes": res.diff_notes,
         "rules": rules,
         "notes": list(sim.notes),
+        "snapshot": res.snapshot,
+        "cluster_pending": _cluster_pending(res),
     }
+
+
+def _cluster_pending(res: Results) -> list[dict[str, Any]]:
+    """Pending GPU pods on the running cluster (doctor, from --snapshot): the real scheduler's words and
+    what simulate's filters say on the real nodes."""
+    if res.doctor is None:
+        return []
+    out = []
+    for p in res.doctor.pending[:MAX_PENDING]:
+        pools = []
+        for name, v in (p.get("pools") or {}).items():
+            reasons = ", ".join(f"{n} {r}" for r, n in (v.get("reasons") or {}).items())
+            pools.append(f"{name}: {v.get('nodes')} node(s)" + (f"; {reasons}" if reasons else "")
+                         + ("; fits" if v.get("fit") else ""))
+        out.append({
+            "pod": str(p.get("pod") or ""),
+            "owner": str(p.get("owner") or ""),
+            "scheduler": str(p.get("scheduler") or ""),
+            "autoscaler": str(p.get("autoscaler") or ""),
+            "simulated": str(p.get("simulated") or ""),
+            "would_land": str(p.get("wouldLandOn") or ""),
+            "pools": pools,
+        })
+    return out
 
 
 def _families(res: Results) -> list[str]:
@@ -522,6 +558,8 @@ def _families(res: Results) -> list[str]:
     out.append("simulate (GP5xx)")
     if res.current is not None:
         out.append("diff (GP4xx)")
+    if res.doctor is not None:
+        out.append("doctor (GP6xx)")
     return out
 
 
