@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from htmlpage.dom import parse
 from report_browser import EXAMPLE_ARGS
@@ -364,3 +366,25 @@ def test_snapshot_adds_doctor_findings_and_cluster_pending(tmp_path):
     bad = run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "--snapshot", str(tmp_path / "nope"),
                   "-o", str(tmp_path / "x.html"))
     assert bad.exit_code == 2 and not (tmp_path / "x.html").exists()
+
+
+@settings(max_examples=150, deadline=None)
+@given(label=st.text(max_size=80), body=st.text(max_size=300))
+def test_svg_macro_escapes_any_text(label, body):
+    """Whatever a name holds, the drawing keeps it as text: same elements, the text read back intact."""
+    from gpupool.htmlpage import svg
+    from gpupool.htmlpage.render import environment
+
+    c = svg.Canvas(100, 40, label)
+    g = c.group("node", body, stage="pool")
+    svg.text(g, 1, 2, body)
+    svg.rect(g, 0, 0, 10, 10, "box")
+    macro = environment().get_template("svg.html.j2").module.svg
+    root, errors = parse(str(macro(c)))
+    assert errors == []
+    tags = [e.tag for e in root.iter()][1:]
+    assert tags == ["svg", "g", *(["title"] if body else []), "text", "rect"]
+    assert root.find("svg").attrs["aria-label"] == label
+    if body:
+        assert root.find("title").text == body
+    assert root.find("text").text == " ".join(body.split())
