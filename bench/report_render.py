@@ -140,7 +140,8 @@ def main() -> int:
           + ("met" if med["total"] <= TARGET_SECONDS else "NOT MET"))
     print(f"    simulate it includes  {sim_in:6.2f} s   (read {med['read']:.2f} + run {med['simulate']:.2f}"
           f" + placements {med['placements']:.2f})")
-    print(f"    lint                  {med['lint']:6.2f} s")
+    how = "waited for it (it ran in a forked process meanwhile)" if med["lint_in_parallel"] else "in-process"
+    print(f"    lint                  {med['lint']:6.2f} s   ({how})")
     print(f"    check                 {med['check']:6.2f} s")
     print(f"    page (model, templates, write) {med['page']:6.2f} s")
     print(f"  peer: gpupool simulate alone, same file   {peer:6.2f} s")

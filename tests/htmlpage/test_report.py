@@ -388,3 +388,21 @@ def test_svg_macro_escapes_any_text(label, body):
     if body:
         assert root.find("title").text == body
     assert root.find("text").text == " ".join(body.split())
+
+
+def test_lint_in_a_forked_process_finds_the_same(monkeypatch):
+    """Large inputs are linted in a forked process while simulate runs: same findings as in-process."""
+    import gpupool.lint.engine as lint_engine
+    from gpupool.htmlpage.gather import gather
+
+    files = _args()[:-1] + sorted(str(p) for p in (EXAMPLES / "workloads").glob("*.yaml"))
+    serial = gather(files)
+    assert serial.seconds["lint_in_parallel"] == 0.0
+    monkeypatch.setattr(lint_engine, "PARALLEL_MIN_BYTES", 0)
+    forked = gather(files)
+    assert forked.seconds["lint_in_parallel"] == 1.0
+    assert forked.lint.findings == serial.lint.findings and forked.lint.findings
+    assert forked.lint.summary == serial.lint.summary
+    bad = REPO / "examples" / "workloads" / "training.yaml"  # no pool: the parent's error; child cancelled
+    with pytest.raises(Exception, match="no pool spec"):
+        gather([str(bad)])

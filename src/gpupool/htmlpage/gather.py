@@ -65,6 +65,57 @@ def _placements(result: Any) -> list[Placement]:
     return out
 
 
+def _lint_child(names: list[str]) -> tuple[str, Any]:
+    from gpupool.lint.engine import LintOptions, lint_paths
+
+    try:  # one process: a pool's worker may not fork its own workers
+        return "ok", lint_paths(names, options=LintOptions(jobs=1))
+    except InputError as e:
+        return "input-error", (e.path, e.line, e.message, e.hint)
+
+
+class _Lint:
+    """``gpupool lint`` on the report's inputs (the pools it finds there, as ``lint`` does): in a forked
+    process for inputs of ``lint``'s own parallel size and more, else in-process when asked."""
+
+    def __init__(self, names: list[str]) -> None:
+        import contextlib
+        import multiprocessing
+        import os
+
+        from gpupool.lint.engine import PARALLEL_MIN_BYTES
+
+        self.names = names
+        self.pool: Any = None
+        self.pending: Any = None
+        size = 0
+        for n in names:
+            with contextlib.suppress(OSError):
+                size += os.path.getsize(n)
+        self.parallel = size >= PARALLEL_MIN_BYTES and "fork" in multiprocessing.get_all_start_methods()
+        if self.parallel:
+            self.pool = multiprocessing.get_context("fork").Pool(1)
+            self.pending = self.pool.apply_async(_lint_child, (names,))
+
+    def cancel(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+
+    def result(self) -> Any:
+        try:
+            kind, value = self.pending.get() if self.pending is not None else _lint_child(self.names)
+        finally:
+            if self.pool is not None:
+                self.pool.close()
+                self.pool.join()
+                self.pool = None
+        if kind != "ok":
+            raise InputError(*value)
+        return value
+
+
 def gather(
     files: Sequence[str | Path],
     *,
@@ -94,28 +145,29 @@ def gather(
         seconds[name] = now - clock[0]
         clock[0] = now
 
-    inputs = load_inputs(names)
-    lap("read")
-    if not inputs.pools:
-        raise InputError(
-            names[0] if len(names) == 1 else None,
-            None,
-            "no pool spec in the inputs",
-            "pass at least one file with apiVersion gpupool/v1 (kind GpuNodePool or NodePool)",
-        )
-    check = check_pools(inputs.pools)
-    lap("check")
-    lint = None
+    linting = _Lint(names)  # large inputs: lint runs in a forked process while this one reads and simulates
+    try:
+        inputs = load_inputs(names)
+        lap("read")
+        if not inputs.pools:
+            raise InputError(
+                names[0] if len(names) == 1 else None,
+                None,
+                "no pool spec in the inputs",
+                "pass at least one file with apiVersion gpupool/v1 (kind GpuNodePool or NodePool)",
+            )
+        check = check_pools(inputs.pools)
+        lap("check")
+        sim = simulate(inputs, Options(kubernetes_version=kubernetes_version, prices=prices))
+        lap("simulate")
+        placements = _placements(sim)
+        lap("placements")
+        lint = linting.result() if inputs.workloads else None
+        lap("lint")  # in parallel: only the time left to wait for it
+    finally:
+        linting.cancel()
+    seconds["lint_in_parallel"] = float(linting.parallel)
     workload_files = list(dict.fromkeys(w.path for w in inputs.workloads))
-    if workload_files:
-        from gpupool.lint.engine import LintOptions, lint_paths
-
-        lint = lint_paths(workload_files, pools=inputs.pools, options=LintOptions())
-    lap("lint")
-    sim = simulate(inputs, Options(kubernetes_version=kubernetes_version, prices=prices))
-    lap("simulate")
-    placements = _placements(sim)
-    lap("placements")
     res = Results(
         files=names,
         pools=list(inputs.pools),
