@@ -31,9 +31,9 @@ _BY_STAGE = {
     "vm": "GP101 GP102 GP103 GP104 GP105 GP106 GP107 GP125",
     "driver": "GP108 GP115 GP117 GP120 GP121 GP122 GP123 GP129 GP130 GP133 GP134",
     "plugin": "GP109 GP110 GP111 GP112 GP113 GP116 GP118 GP119 GP131 GP309",
-    "resources": "GP304 GP307 GP310",
+    "resources": "GP304 GP307 GP310 GP506",
     "workloads": "GP301 GP302 GP303 GP305 GP306 GP308 GP311 GP402 GP501 GP502 GP503 GP504",
-    "pool": "GP114 GP124 GP126 GP127 GP128 GP132 GP401 GP403 GP404 GP405",
+    "pool": "GP114 GP124 GP126 GP127 GP128 GP132 GP401 GP403 GP404 GP405 GP505 GP507",
 }
 STAGE_OF = {rule: stage for stage, rules in _BY_STAGE.items() for rule in rules.split()}
 """Which stage of the chain a rule's finding concerns (presentation only; the rule's docs say why)."""
