@@ -252,8 +252,13 @@ def test_hostile_names_are_escaped(tmp_path):
     }
     evil_file = tmp_path / "w<script>alert(9)<'\">.yaml"
     evil_file.write_text(json.dumps(pod))
+    prices = tmp_path / "prices.yaml"  # --prices is a user file too
+    prices.write_text(
+        "region: eastus\ncurrency: USD\nasOf: '2026-01-01'\n"
+        "source: \"</p><script>alert('price')</script>\"\nprices: {Standard_NC4as_T4_v3: 0.5}\n"
+    )
     out = tmp_path / "r.html"
-    r = run_cli("report", str(tmp_path / "pool.yaml"), str(evil_file), "-o", str(out))
+    r = run_cli("report", str(tmp_path / "pool.yaml"), str(evil_file), "-o", str(out), "--prices", str(prices))
     assert r.exit_code == 1, r.stderr
     html = out.read_text()
     root, errors = parse(html)
@@ -264,6 +269,7 @@ def test_hostile_names_are_escaped(tmp_path):
     assert "<script>alert" not in html and "<svg onload" not in html
     text = root.text
     assert f"Pod {ns}/{hostile}" in text  # the whole name, as text
+    assert "Source: </p><script>alert('price')</script>." in text
     svg_text = " ".join(t.text for t in root.find("svg", "chain").find_all("text"))
     assert hostile not in svg_text and "…" in svg_text  # cut in the drawing (the full name is in <title>)
 
