@@ -11,20 +11,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 from gpupool.findings import Finding, Severity, sort_key
-from gpupool.htmlpage import chain, facts, svg
+from gpupool.htmlpage import chain, facts
+from gpupool.htmlpage.changes import diff_views
+from gpupool.htmlpage.costs import capacity, money
 from gpupool.htmlpage.gather import Results
+from gpupool.htmlpage.pending import MAX_PENDING, cluster_pending
 
 SEVERITIES = ("error", "warning", "info")
 MAX_PER_GROUP = 100
 """Findings shown per pool and severity; the rest are counted ("N more"), keeping 50-pool pages small."""
-MAX_PENDING = 200
-"""Pending entries (workload and reason) shown; the rest are counted."""
 MAX_POOL_NAMES = 6
 MAX_EVIDENCE = 8
-
-
-def money(x: float | None, digits: int = 2) -> str:
-    return "unknown" if x is None else f"{x:,.{digits}f}"
 
 
 def _pool_of_object(obj: str | None, names: set[str]) -> str | None:
@@ -199,7 +196,7 @@ class _Builder:
             order = {k: n for n, k in enumerate(chain.STAGES)}
             breaks.sort(key=lambda b: (order[b["stage"]], SEVERITIES.index(b["severity"]), b["rule"]))
             sp = sim_pools.get(pool.name)
-            cap = self.capacity(pool, sp, hours)
+            cap = capacity(pool, sp, hours)
             worst = "ok"
             if any(s.state == "broken" for s in stages):
                 worst = "broken"
@@ -220,60 +217,6 @@ class _Builder:
                 "capacity": cap,
             })
         return views
-
-    # ---- capacity and cost ----------------------------------------------------------------------
-
-    def capacity(self, pool: Any, sp: Any, hours: float) -> dict[str, Any]:
-        if sp is None:  # pragma: no cover - simulate returns every pool
-            return {}
-        gpu = sp.gpu_resources()
-        alloc = sum(float(v["allocatable"]) for v in gpu.values())
-        used = sum(float(v["used"]) for v in gpu.values())
-        free = alloc - used
-        cost = sp.cost_per_hour
-        idle = None
-        if cost is not None:
-            idle = cost * (free / alloc) if alloc else (cost if pool.is_gpu_pool and sp.nodes else 0.0)
-        max_nodes = sp.max_nodes if sp.max_nodes is not None else sp.nodes
-        nodes_bar = svg.Canvas(220, 16, f"nodes of pool {pool.name}: {sp.initial} before, {sp.nodes} after",
-                               "bar")
-        g = nodes_bar.group("nodes", f"{sp.initial} before the autoscaler, {sp.nodes} after, max {max_nodes}")
-        kept = min(sp.initial, sp.nodes)
-        svg.bar(g, 0, 2, 220, 12, [(kept, "seg-base"), (max(0, sp.nodes - kept), "seg-added")],
-                max(max_nodes, sp.nodes, 1))
-        gpu_bar = None
-        resources = []
-        for name, v in gpu.items():
-            resources.append({"name": name, "used": int(v["used"]), "free": int(v["free"]),
-                              "allocatable": int(v["allocatable"])})
-        if gpu:
-            gpu_bar = svg.Canvas(220, 16, f"GPU resources of pool {pool.name}: {int(used)} used, "
-                                 f"{int(free)} free", "bar")
-            g2 = gpu_bar.group("gpu", f"{int(used)} used, {int(free)} free of {int(alloc)}")
-            svg.bar(g2, 0, 2, 220, 12, [(used, "seg-used"), (free, "seg-free")], alloc)
-        return {
-            "initial": sp.initial,
-            "nodes": sp.nodes,
-            "added": sp.added,
-            "max": sp.max_nodes,
-            "pods": sp.pods,
-            "ds_pods": sp.daemonset_pods,
-            "resources": resources,
-            "gpu_used": int(used),
-            "gpu_free": int(free),
-            "gpu_alloc": int(alloc),
-            "price": money(sp.price_per_node, 3),
-            "cost_hour": money(cost),
-            "cost_month": money(cost * hours if cost is not None else None, 0),
-            "idle_hour": money(idle),
-            "idle_month": money(idle * hours if idle is not None else None, 0),
-            "cost_value": cost,
-            "idle_value": idle,
-            "nodes_bar": nodes_bar,
-            "gpu_bar": gpu_bar,
-            "scale_ups": [s.event for s in sp.scale_ups],
-            "cordoned": sp.cordoned,
-        }
 
     # ---- pending --------------------------------------------------------------------------------
 
@@ -335,77 +278,6 @@ class _Builder:
                 "pools": self.intended.get(e.workload) or [],
             })
         return rows
-
-    # ---- diff -----------------------------------------------------------------------------------
-
-    def diff_views(self) -> list[dict[str, Any]]:
-        from gpupool.diff.adapters import command_line
-        from gpupool.diff.engine import _words
-
-        out = []
-        for d in self.res.diffs:
-            changes = []
-            for c in d.changes:
-                cd = c.to_dict()
-                changes.append({
-                    "field": c.field,
-                    "from": _show(cd["from"]),
-                    "to": _show(cd["to"]),
-                    "action": c.action,
-                    "reason": cd["reason"],
-                    "source": f"{cd['source']} (as of {cd['asOf']})",
-                    "command": cd.get("command") or "",
-                    "note": cd.get("note") or "",
-                })
-            steps = []
-            if d.requires_new_pool and d.migration is not None:
-                for argv in d.migration.main_argvs():
-                    steps.append({"what": _step_title(argv), "command": command_line(argv, _words(argv))})
-            out.append({
-                "pool": d.target.name,
-                "cluster": d.target.cluster_name,
-                "new_pool": d.migration.new.name if d.migration is not None else None,
-                "recreate": d.requires_new_pool,
-                "changes": changes,
-                "commands": [] if d.requires_new_pool else d.commands(),
-                "steps": steps,
-                "not_compared": list(d.not_compared),
-            })
-        return out
-
-
-def _show(value: Any) -> str:
-    if value is None:
-        return "(none)"
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={_show(v)}" for k, v in value.items()) or "(none)"
-    if isinstance(value, list | tuple):
-        return ", ".join(_show(v) for v in value) or "(none)"
-    return str(value)
-
-
-def _step_title(argv: list[str]) -> str:
-    words = " ".join(argv[:4])
-    if words.startswith("az aks nodepool add"):
-        return "Create the new pool"
-    if argv[:2] == ["kubectl", "wait"]:
-        cond = next((a for a in argv if a.startswith("--for=")), "")
-        if "jsonpath" in cond:
-            return "Wait until the new nodes advertise their GPUs"
-        return "Wait for the new nodes to be Ready"
-    if "--disable-cluster-autoscaler" in argv:
-        return "Turn the old pool's autoscaler off"
-    if argv[:2] == ["kubectl", "cordon"]:
-        return "Cordon the old pool"
-    if argv[:2] == ["kubectl", "drain"]:
-        return "Drain the old pool (PodDisruptionBudgets respected)"
-    if words.startswith("az aks nodepool scale"):
-        return "Scale the old pool to zero"
-    if words.startswith("az aks nodepool delete"):
-        return "Delete the old pool"
-    return " ".join(argv[:3])
 
 
 def _rule_docs(ids: set[str]) -> list[dict[str, Any]]:
@@ -518,37 +390,13 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
         "families": _families(res),
         "pending": pending,
         "pending_more": max(0, len(sim.pending) - MAX_PENDING),
-        "diffs": b.diff_views(),
+        "diffs": diff_views(res.diffs),
         "diff_notes": res.diff_notes,
         "rules": rules,
         "notes": list(sim.notes),
         "snapshot": res.snapshot,
-        "cluster_pending": _cluster_pending(res),
+        "cluster_pending": cluster_pending(res),
     }
-
-
-def _cluster_pending(res: Results) -> list[dict[str, Any]]:
-    """Pending GPU pods on the running cluster (doctor, from --snapshot): the real scheduler's words and
-    what simulate's filters say on the real nodes."""
-    if res.doctor is None:
-        return []
-    out = []
-    for p in res.doctor.pending[:MAX_PENDING]:
-        pools = []
-        for name, v in (p.get("pools") or {}).items():
-            reasons = ", ".join(f"{n} {r}" for r, n in (v.get("reasons") or {}).items())
-            pools.append(f"{name}: {v.get('nodes')} node(s)" + (f"; {reasons}" if reasons else "")
-                         + ("; fits" if v.get("fit") else ""))
-        out.append({
-            "pod": str(p.get("pod") or ""),
-            "owner": str(p.get("owner") or ""),
-            "scheduler": str(p.get("scheduler") or ""),
-            "autoscaler": str(p.get("autoscaler") or ""),
-            "simulated": str(p.get("simulated") or ""),
-            "would_land": str(p.get("wouldLandOn") or ""),
-            "pools": pools,
-        })
-    return out
 
 
 def _families(res: Results) -> list[str]:
