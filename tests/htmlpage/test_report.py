@@ -258,7 +258,8 @@ def test_hostile_names_are_escaped(tmp_path):
         "source: \"</p><script>alert('price')</script>\"\nprices: {Standard_NC4as_T4_v3: 0.5}\n"
     )
     out = tmp_path / "r.html"
-    r = run_cli("report", str(tmp_path / "pool.yaml"), str(evil_file), "-o", str(out), "--prices", str(prices))
+    r = run_cli("report", str(tmp_path / "pool.yaml"), str(evil_file), "-o", str(out),
+                "--prices", str(prices))
     assert r.exit_code == 1, r.stderr
     html = out.read_text()
     root, errors = parse(html)
@@ -412,3 +413,26 @@ def test_lint_in_a_forked_process_finds_the_same(monkeypatch):
     bad = REPO / "examples" / "workloads" / "training.yaml"  # no pool: the parent's error; child cancelled
     with pytest.raises(Exception, match="no pool spec"):
         gather([str(bad)])
+
+
+T4 = "vmSize: Standard_NC4as_T4_v3"
+RG = "resourceGroup: rg"
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        f"metadata: {{name: \"<script>alert(1)</script>\"}}\nspec: {{{RG}, clusterName: c, {T4}}}",
+        f"metadata: {{name: gpunp}}\nspec: {{resourceGroup: rg, clusterName: \"</title><b>\", {T4}}}",
+        f"metadata: {{name: gpunp}}\nspec: {{{RG}, clusterName: c, vmSize: \"a'\\\"<svg onload=x>\"}}",
+        f"metadata: {{name: \"{'a' * 300}\"}}\nspec: {{{RG}, clusterName: c, {T4}}}",
+    ],
+)
+def test_hostile_spec_is_refused_before_any_page(tmp_path, field):
+    """The spec itself is validated first (pool, cluster and VM size names): a hostile one is bad input."""
+    spec = tmp_path / "pool.yaml"
+    spec.write_text("apiVersion: gpupool/v1\nkind: GpuNodePool\n" + field + "\n")
+    out = tmp_path / "r.html"
+    r = run_cli("report", str(spec), "-o", str(out))
+    assert r.exit_code == 2 and r.stderr.startswith("gpupool: error: ") and r.stderr.count("\n") == 1
+    assert not out.exists()
