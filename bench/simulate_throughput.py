@@ -250,7 +250,8 @@ def main() -> int:
                 f"from a snapshot of {snap['nodes']:,} nodes and {snap['runningPods']:,} running pods: "
                 f"{snap['placed']:,} placed, {snap['pending']:,} pending; wall {snap['wallSeconds']:.2f} s "
                 f"(read snapshot + inputs {snap['loadSeconds']:.2f} s, "
-                f"simulate {snap['simulateSeconds']:.2f} s, report {snap['reportSeconds']:.2f} s; target <= {TARGET_SECONDS:g} s)"
+                f"simulate {snap['simulateSeconds']:.2f} s, report {snap['reportSeconds']:.2f} s; "
+                f"target <= {TARGET_SECONDS:g} s)"
             )
     return 0 if figures["ok"] and (snap is None or snap["ok"]) else 1
 
