@@ -2,8 +2,9 @@
 
 Cluster: 5 GPU pools x 1,000 Standard_ND96asr_v4 (8 x A100 each, tainted sku=gpu:NoSchedule) plus a system
 pool of 3 Standard_D8s_v5; the NVIDIA device plugin DaemonSet (one pod per GPU node, counted as overhead); 10
-Deployments x 5,000 replicas, each pod asking for nvidia.com/gpu: 1, 4 CPU and 32Gi. 40,000 GPUs, so 40,000
-pods are placed and 10,000 reported Pending with kube-scheduler's message.
+Deployments x 5,000 replicas (ReplicaSet-owned, so scored with the default topology spreading), each pod
+asking for nvidia.com/gpu: 1, 4 CPU and 32Gi. 40,000 GPUs, so 40,000 pods are placed and 10,000 reported
+Pending with kube-scheduler's message.
 
 Second run (``--snapshot``, on by default): the same workloads, starting from a real cluster's snapshot
 (``simulate --snapshot DIR``): 5,000 existing GPU nodes (+ 3 system) written as ``kubectl get nodes -o json``
@@ -70,7 +71,9 @@ kind: Deployment
 metadata: {{name: train-{d}, namespace: ml}}
 spec:
   replicas: {REPLICAS}
+  selector: {{matchLabels: {{app: train-{d}}}}}
   template:
+    metadata: {{labels: {{app: train-{d}}}}}
     spec:
       tolerations: [{{key: sku, operator: Equal, value: gpu, effect: NoSchedule}}]
       containers:
