@@ -76,11 +76,24 @@ def _print_text(result, con, show: set[str] = frozenset()) -> None:  # type: ign
         f"[bold]Cluster {escape(cluster)}[/]  Kubernetes {result.kubernetes_version}  "
         f"autoscaler: {escape(_MODEL_TEXT[result.autoscaler])}"
     )
+    if result.start is not None:
+        st = result.start
+        uses = ", ".join(f"{k} {v:g}" for k, v in st["requests"].items()) or "nothing"
+        con.print(
+            f"started from {escape(st['source'])}: {st['nodes']} node(s), {st['pods']} running pod(s) "
+            f"requesting {escape(uses)}"
+        )
+        for note in st["notes"]:
+            con.print(f"[dim]note: {escape(note)}[/]")
     rows = [("POOL", "VM SIZE", "NODES", "ADDED", "PODS", "GPU RESOURCES", f"{result.prices.currency}/HOUR")]
     for p in result.pools:
         name = p.name + (" (cordoned)" if p.cordoned else "")
         added = f"+{p.added}" if p.added else "0"
-        pods = f"{p.pods}" + (f" +{p.daemonset_pods} ds" if p.daemonset_pods else "")
+        pods = (
+            f"{p.pods}"
+            + (f" +{p.daemonset_pods} ds" if p.daemonset_pods else "")
+            + (f" +{p.existing_pods} running" if p.existing_pods else "")
+        )
         rows.append((name, p.vm_size, str(p.nodes), added, pods, _gpu_cell(p), _money(p.cost_per_hour)))
     rows.append(
         ("total", "", str(sum(p.nodes for p in result.pools)), "", "", "", _money(result.cost_per_hour))
@@ -199,6 +212,17 @@ def register(app: typer.Typer) -> None:
             metavar="RULE",
             help="Leave out findings of these rules (IDs or names, e.g. GP504).",
         ),
+        snapshot: Path | None = typer.Option(
+            None,
+            "--snapshot",
+            metavar="DIR",
+            help="Start from the real cluster in a doctor snapshot (its nodes and running pods; pools from "
+            "nodepools.json, the specs given, or the nodes).",
+        ),
+        live: bool = typer.Option(
+            False, "--live", help="Start from the live cluster (kubeconfig, read-only; network)."
+        ),
+        context: str | None = typer.Option(None, "--context", help="kubeconfig context for --live."),
         show: list[Show] = typer.Option(
             [], "--show", metavar="WHAT", help="Also print: placements (each pod's node, grouped per pool)."
         ),
@@ -235,7 +259,16 @@ def register(app: typer.Typer) -> None:
             raise InputError(None, None, "use --prices FILE or --fetch-prices, not both")
         if reservations is not None and no_reservations:
             raise InputError(None, None, "use --reservations FILE or --no-reservations, not both")
-        inputs = load_inputs(files)
+        start = None
+        if snapshot is not None and live:
+            raise InputError(None, None, "use --snapshot DIR or --live, not both")
+        if context is not None and not live:
+            raise InputError(None, None, "--context is for --live")
+        if snapshot is not None or live:
+            from gpupool.simulate.start import load_start
+
+            start = load_start(str(snapshot) if snapshot is not None else None, live, context)
+        inputs = load_inputs(files, require_pools=start is None)
         table = load_prices(prices) if prices is not None else None
         if fetch_prices:
             where = region or next((p.location for p in inputs.pools if p.location), None) or bundled().region
@@ -256,6 +289,7 @@ def register(app: typer.Typer) -> None:
                 default_max_pods=default_max_pods,
                 cordon=tuple(cordon),
                 extended_resource_toleration=extended_resource_toleration,
+                start=start,
             ),
         )
         from gpupool.findings import exit_code

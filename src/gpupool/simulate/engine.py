@@ -309,7 +309,10 @@ class Simulation:
                     facts.daemonset_tolerations(host_net),
                 )
             else:
-                w.shape = self.book.shape(spec, w.requests, w.nz_cpu, w.nz_mem, w.priority, w.preempt_never)
+                owner = w.index if self._spreads(w) else None
+                w.shape = self.book.shape(
+                    spec, w.requests, w.nz_cpu, w.nz_mem, w.priority, w.preempt_never, spread_owner=owner
+                )
         self.ds_shapes = [w.ds_shape for w in self.workloads if w.ds_shape is not None]
         self.ca = facts.autoscaler()
         kp = self.ca.kube_proxy_cpu_milli
@@ -345,6 +348,20 @@ class Simulation:
                 "scheduler messages gpupool reproduces",
             )
         return v
+
+    def _spreads(self, w: WorkloadInfo) -> bool:
+        """PodTopologySpread's system defaults apply: ReplicaSet/StatefulSet-owned pods with a selector and
+        no topologySpreadConstraints of their own."""
+        if w.kind not in self.scoring.spread_owners:
+            return False
+        if w.input.workload.pod_spec.get("topologySpreadConstraints"):
+            return False
+        spec = w.input.workload.obj.get("spec")
+        sel = spec.get("selector") if isinstance(spec, dict) else None
+        if isinstance(sel, dict) and (sel.get("matchLabels") or sel.get("matchExpressions")):
+            return True
+        labels = w.input.workload.pod_metadata.get("labels")
+        return isinstance(labels, dict) and bool(labels)  # apps/v1 defaults nothing: a selector is required
 
     def _real_shape(self, pool: PoolSpec) -> NodeShape:
         """What a node of the pool offers: a Ready node of the real cluster if any, else the design."""

@@ -156,6 +156,9 @@ class Scoring:
     w_balanced: int
     w_taint: int
     w_affinity: int
+    w_spread: int = 2
+    spread_defaults: tuple[tuple[str, int], ...] = ()  # (topologyKey, maxSkew), system defaults
+    spread_owners: frozenset[str] = frozenset()  # workload kinds whose pods spread by default
 
 
 @cache
@@ -169,6 +172,9 @@ def scoring() -> Scoring:
         int(w["NodeResourcesBalancedAllocation"]),
         int(w["TaintToleration"]),
         int(w["NodeAffinity"]),
+        int(w["PodTopologySpread"]),
+        tuple((str(c["topologyKey"]), int(c["maxSkew"])) for c in s["defaultSpread"]),
+        frozenset(str(k) for k in s["spreadOwners"]),
     )
 
 

@@ -165,3 +165,27 @@ def shape_of(node: ExistingNode, pool: PoolSpec) -> Any:
         "node",
         (),
     )
+
+
+def load_start(snapshot: str | None = None, live: bool = False, context: str | None = None) -> StartState:
+    """Read the real cluster (a snapshot directory, or live and read-only) with doctor's reader."""
+    from gpupool.errors import InputError
+
+    try:
+        from gpupool import cluster as reader
+    except ImportError:  # pragma: no cover - the reader ships with doctor
+        raise InputError(None, None, "--snapshot/--live: the cluster reader is not in this build") from None
+    if snapshot is not None:
+        snap = reader.read_snapshot(snapshot)
+    elif live:
+        from gpupool.cluster.live import read_live
+
+        snap = read_live(context)
+    else:
+        raise InputError(None, None, "give --snapshot DIR or --live")
+    pools: list[PoolSpec] = []
+    if snap.nodepools:
+        from gpupool.spec.azjson import pools_from_data
+
+        pools = [az.pool for az in pools_from_data(snap.nodepools, f"{snap.source}/nodepools.json")]
+    return from_snapshot(snap, pools)
