@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from gpupool.cluster import shapes
 from gpupool.errors import InputError, safe_text
 
 MAX_JSON_BYTES = 768 * 2**20  # a 50,000-pod `kubectl get pods -A -o json` is a few hundred MB
@@ -162,6 +163,9 @@ def list_items(doc: Any, shown: str, kind: str, command: str) -> list[dict]:
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             raise InputError(shown, None, f"item {i} of the {kind}List is not an object", hint)
+        bad = _shape_problem(item) or shapes.problem(kind, item)
+        if bad:
+            raise InputError(shown, None, f"item {i} of the {kind}List: {bad}", hint)
         ik = item.get("kind")
         if ik is not None and ik != kind:
             raise InputError(
@@ -170,9 +174,28 @@ def list_items(doc: Any, shown: str, kind: str, command: str) -> list[dict]:
     return items
 
 
+def _shape_problem(item: dict) -> str | None:
+    """What makes an item unlike any API object: the fields every reader relies on, with the wrong type."""
+    for key in ("metadata", "spec", "status"):
+        if key in item and item[key] is not None and not isinstance(item[key], dict):
+            return f"{key} is not an object"
+    meta = item.get("metadata") or {}
+    for key in ("name", "namespace"):
+        if key in meta and not isinstance(meta[key], str):
+            return f"metadata.{key} is not a string"
+    for key in ("labels", "annotations"):
+        v = meta.get(key)
+        if v is not None and (not isinstance(v, dict) or not all(isinstance(x, str) for x in v.values())):
+            return f"metadata.{key} is not a map of strings"
+    return None
+
+
 def _nodepools(doc: Any, shown: str, command: str) -> list[dict]:
     pools = doc if isinstance(doc, list) else [doc]
     for i, p in enumerate(pools):
+        bad = shapes.problem("NodePool", p) if isinstance(p, dict) else None
+        if bad:
+            raise InputError(shown, None, f"entry {i}: {bad}", f"make it with: {command}")
         if not isinstance(p, dict) or not isinstance(p.get("name"), str):
             raise InputError(
                 shown, None, f"entry {i} is not an AKS node pool (no name)", f"make it with: {command}"

@@ -307,11 +307,13 @@ class Context:
             if not fit_text and scale is None:
                 continue  # not seen by the scheduler yet
             owners = [o for o in meta.get("ownerReferences") or [] if isinstance(o, dict)]
-            owner = (
-                f"{owners[0].get('kind')} {meta.get('namespace')}/{owners[0].get('name')}"
-                if owners
-                else f"Pod {meta.get('namespace')}/{meta.get('name')}"
-            )
+            labels = meta.get("labels") if isinstance(meta.get("labels"), dict) else {}
+            if owners:
+                owner = f"{owners[0].get('kind')} {meta.get('namespace')}/{owners[0].get('name')}"
+            elif labels.get("app"):  # bare pods of one app (created by a script or a job runner)
+                owner = f"Pods {meta.get('namespace')}/app={labels['app']}"
+            else:
+                owner = f"Pod {meta.get('namespace')}/{meta.get('name')}"
             out.append(Pending(pod, reqs, parse.fit_error(fit_text), fit_text, scale, owner))
         return out
 

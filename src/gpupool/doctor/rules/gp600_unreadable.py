@@ -39,7 +39,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             ID,
             SEVERITY,
             note,
-            f"cluster {ctx.view.snap.source}",
+            "cluster",
             "input",
             fix="grant read access (get/list) to what is named, or ignore it if it is not used",
         )

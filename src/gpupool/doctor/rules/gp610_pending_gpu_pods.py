@@ -53,6 +53,9 @@ def _fix(ctx: Context, p: Pending, place: placement.Placement | None) -> str:
         return f"it fits now on node {place.node}: the condition is stale or capacity was freed; wait or delete the pod"
     landing = place.would_land if place else None
     if landing is not None:
+        big = _too_big(ctx, p, landing)
+        if big:
+            return f"{big}: request at most that per pod, or use a larger VM size"
         v = place.pools[landing]  # type: ignore[union-attr]
         lacks = sorted({r for reason in v.reasons for r in reason.split(", ")})
         gpu_short = [r for r in lacks if r.startswith("Insufficient nvidia.com/")]
@@ -81,6 +84,15 @@ def _fix(ctx: Context, p: Pending, place: placement.Placement | None) -> str:
     return "make the pod's nodeSelector/affinity match a GPU pool's labels (kubernetes.azure.com/agentpool: <pool>)"
 
 
+def _too_big(ctx: Context, p: Pending, pool: str) -> str | None:
+    """The pod asks for more of a GPU resource than any node of ``pool`` has at all."""
+    for k, want in sorted(p.requests.items()):
+        most = max((n.gpu().get(k, 0) for n in ctx.view.nodes if n.pool == pool), default=0)
+        if 0 < most < want:
+            return f"each node of pool {pool} has {most} {k}, the pod asks for {want}"
+    return None
+
+
 def _where(place: placement.Placement | None) -> str:
     if place is None:
         return "no node to place it on"
@@ -95,6 +107,15 @@ def _where(place: placement.Placement | None) -> str:
 
 def _uniq(taints: list[Taint]) -> list[Taint]:
     return list(dict.fromkeys(taints))
+
+
+def _too_big(ctx: Context, p: Pending, pool: str) -> str | None:
+    """The pod asks for more of a GPU resource than any node of ``pool`` has at all."""
+    for k, want in sorted(p.requests.items()):
+        most = max((n.gpu().get(k, 0) for n in ctx.view.nodes if n.pool == pool), default=0)
+        if 0 < most < want:
+            return f"each node of pool {pool} has {most} {k}, the pod asks for {want}"
+    return None
 
 
 def _where(place: placement.Placement | None) -> str:
@@ -136,7 +157,11 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield finding(
             ID,
             SEVERITY,
-            f"{plural(len(pods), 'pod')} Pending, each requesting {wants}: {_where(place)}",
+            f"{plural(len(pods), 'pod')} Pending, each requesting {wants}: "
+            + (
+                (place and place.would_land and not place.node and _too_big(ctx, first, place.would_land))
+                or _where(place)
+            ),
             owner,
             "pods",
             evidence,
