@@ -154,6 +154,10 @@ def test_capacity_and_cost_match_simulate(examples_page):
     assert rows["h100op"].find("td", data_k="idle-hour").text == _money(
         next(p["costPerHour"] for p in sim["pools"] if p["name"] == "h100op")
     )
+    h100_cost = rows["h100op"].find("td", "cost").find("svg", "bar")
+    assert [r.attrs["class"] for r in h100_cost.find_all("rect")] == ["bar-bg", "seg-idle"]  # all idle
+    gpunp_cost = rows["gpunp"].find("td", "cost").find("svg", "bar")
+    assert [r.attrs["class"] for r in gpunp_cost.find_all("rect")] == ["bar-bg", "seg-cost"]  # all busy
     src = root.find("section", id="capacity").find("p", "source").text
     assert sim["prices"]["asOf"] in src and "Azure Retail Prices API" in src and "730 hours" in src
 

@@ -13,7 +13,7 @@ from typing import Any
 from gpupool.findings import Finding, Severity, sort_key
 from gpupool.htmlpage import chain, facts
 from gpupool.htmlpage.changes import diff_views
-from gpupool.htmlpage.costs import capacity, money
+from gpupool.htmlpage.costs import capacity, cost_bars, money
 from gpupool.htmlpage.gather import Results
 from gpupool.htmlpage.pending import MAX_PENDING, cluster_pending
 
@@ -319,6 +319,7 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
     for e in sim.pending:
         pending_by_ref[e.workload] += e.count
     pools = b.pool_views(by_pool, pending_by_ref)
+    cost_bars([p["capacity"] for p in pools], sim.prices.currency)
 
     groups = []
     for pv in pools:
