@@ -60,10 +60,12 @@ class Visit:
     title: str = ""
     scripts_ran: bool = False
     png: bytes = b""
+    pdf: bytes = b""  # the page printed (A4 landscape, print CSS), when asked
+    print_hidden: list[str] = field(default_factory=list)  # selectors print CSS hides
 
 
 def visit(page_file: Path, screenshot: Path | None = None, width: int = 1400, height: int = 1000,
-          clip_height: int | None = None, full_page: bool = False) -> Visit:
+          clip_height: int | None = None, full_page: bool = False, pdf: bool = False) -> Visit:
     """Load ``page_file`` offline, collect what went wrong, the chain diagrams' nodes and a screenshot."""
     from playwright.sync_api import sync_playwright
 
@@ -101,6 +103,13 @@ def visit(page_file: Path, screenshot: Path | None = None, width: int = 1400, he
             out.png = page.screenshot(full_page=full_page or bool(clip_height), clip=clip, type="png")
             if screenshot is not None:
                 screenshot.write_bytes(out.png)
+            if pdf:
+                page.emulate_media(media="print")
+                out.print_hidden = page.evaluate(
+                    "() => ['.toc', '.filters'].filter(s => getComputedStyle(document.querySelector(s))"
+                    ".display === 'none')"
+                )
+                out.pdf = page.pdf(format="A4", landscape=True, print_background=True)
         finally:
             browser.close()
     return out

@@ -7,6 +7,7 @@ Skipped only where chromium or playwright is missing (``.ci/run`` installs chrom
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -22,7 +23,7 @@ def test_examples_page_renders_offline(tmp_path):
     r = run_cli("report", *[str(REPO / a) for a in EXAMPLE_ARGS], "-o", str(page), "--fail-on", "none")
     assert r.exit_code == 0, r.stderr
     shot = tmp_path / "shot.png"
-    v = visit(page, shot, width=1360, height=900)
+    v = visit(page, shot, width=1360, height=900, pdf=True)
     assert v.console_errors == [] and v.page_errors == [], (v.console_errors, v.page_errors)
     assert v.blocked == [] and v.dialogs == []
     assert v.scripts_ran, "the page's own script (allowed by the CSP hash) did not run"
@@ -37,6 +38,10 @@ def test_examples_page_renders_offline(tmp_path):
     assert (w, h) == (1360, 900)
     assert distinct > 200, "the screenshot is (nearly) blank"
     assert shot.read_bytes() == v.png
+    # printed: navigation and the filter are hidden, and the page spans several A4 pages
+    assert v.print_hidden == [".toc", ".filters"]
+    assert v.pdf.startswith(b"%PDF")
+    assert len(re.findall(rb"/Type\s*/Page[^s]", v.pdf)) >= 3
 
 
 def test_hostile_page_runs_no_script(tmp_path):
