@@ -43,7 +43,7 @@ def policy(css: str, js: str) -> str:
     """The Content-Security-Policy: only the page's own style and script blocks."""
     return (
         f"default-src 'none'; style-src '{sha256(css)}'; script-src '{sha256(js)}'; "
-        "img-src data:; base-uri 'none'; form-action 'none'"
+        "base-uri 'none'; form-action 'none'"
     )
 
 
