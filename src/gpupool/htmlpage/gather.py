@@ -1,8 +1,8 @@
-"""Run the engines a report shows: check (GP1xx), lint (GP2xx/GP3xx), simulate (GP5xx), diff (GP4xx).
+"""Run the engines a report shows: check (GP1xx), lint (GP2xx/GP3xx), simulate (GP5xx), diff (GP4xx), doctor
+(GP6xx, from a cluster snapshot).
 
 Plain data in (files already chosen by the CLI, CURRENT already read), one :class:`Results` out. Every
-engine is the one the matching command runs, with its defaults; nothing is re-implemented here except
-the look-up of where simulated pods landed when the simulate result does not carry it.
+engine is the one the matching command runs, with its defaults; nothing is re-implemented here.
 """
 
 from __future__ import annotations
@@ -42,27 +42,8 @@ class Results:
 
 
 def _placements(result: Any) -> list[Placement]:
-    """Where each simulated pod landed: the result's own list when it has one, else the run replayed."""
-    own = getattr(result, "placements", None)
-    if own is not None:
-        return [
-            Placement(str(p["pod"]), str(p["workload"]), str(p["node"]), str(p["pool"]))
-            if isinstance(p, dict)
-            else Placement(str(p.pod), str(p.workload), str(p.node), str(p.pool))
-            for p in own
-        ]
-    sim = result.simulation
-    if sim is None:
-        return []
-    run = sim.run(result.autoscaler)
-    cluster = run.cluster
-    out = []
-    for p in run.pods:
-        if p.node is None or p.ds:
-            continue
-        pool = sim.pools[cluster.node_pool[p.node]].name
-        out.append(Placement(p.name, sim.workloads[p.workload].ref, cluster.node_name[p.node], pool))
-    return out
+    """Where each simulated workload pod landed (simulate's own list; DaemonSet pods are not in it)."""
+    return [Placement(p.pod, p.workload, p.node, p.pool) for p in result.placements]
 
 
 def _lint_child(names: list[str]) -> tuple[str, Any]:
