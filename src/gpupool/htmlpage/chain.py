@@ -163,7 +163,8 @@ def stages_of(pool: Any, workloads: list[dict[str, Any]]) -> list[Stage]:
         r_lines = [(f"{k}: {v}", "mono strong") for k, v in (adv.resources.items() if adv else [])]
         if not r_lines:
             r_lines = [("no GPU resource", "bad")]
-        out.append(Stage("resources", STAGE_TITLES["resources"], r_lines, full=[t for t, _ in r_lines]))
+        full = [t for t, _ in r_lines] + (list(adv.notes) if adv else [])
+        out.append(Stage("resources", STAGE_TITLES["resources"], r_lines, full=full))
 
     pods = sum(w["pods"] for w in workloads)
     w_lines: list[tuple[str, str]] = []
