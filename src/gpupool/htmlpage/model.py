@@ -59,13 +59,9 @@ class _Builder:
                 self.pools_of_ref[p.workload].append(p.pool)
         self.workload_by_ref = {w.workload.ref: w for w in res.workloads}
         self.fits: dict[str, list[Any]] = {}
-        self.intended: dict[str, list[str]] = {}
+        self._intended: dict[str, list[str]] = {}
         self._index = None
         self.wants: dict[str, dict] = {}
-        for w in res.workloads:
-            wanted = self._wants(w)
-            fits = self._fits(w) if wanted else []
-            self.intended[w.workload.ref] = [f.view.name for f in fits if f.offers_all]
         self.ref_alias: dict[str, str] = {}
         for ref in self.workload_by_ref:
             for k in _ref_keys(ref):
@@ -73,6 +69,17 @@ class _Builder:
         self.rules_used: set[str] = set()
 
     # ---- helpers --------------------------------------------------------------------------------
+
+    def intended(self, ref: str) -> list[str]:
+        """The pools a GPU workload is meant for: those that advertise every GPU resource it requests and
+        that its node selection admits (taints aside: not tolerating one is a finding, not a choice)."""
+        hit = self._intended.get(ref)
+        if hit is None:
+            w = self.workload_by_ref.get(ref)
+            wanted = self._wants(w) if w is not None else {}
+            fits = self._fits(w) if wanted else []
+            hit = self._intended[ref] = [f.view.name for f in fits if f.offers_all and f.selector_ok]
+        return hit
 
     def _wants(self, w: Any) -> dict:
         from gpupool.lint.gpu import gpu_requests
@@ -103,7 +110,7 @@ class _Builder:
             return [named]
         ref = self.ref_alias.get(f.object or "")
         if ref is not None:
-            return self.pools_of_ref.get(ref) or self.intended.get(ref) or []
+            return self.pools_of_ref.get(ref) or self.intended(ref)
         return []
 
     # ---- findings -------------------------------------------------------------------------------
@@ -149,10 +156,10 @@ class _Builder:
         rows = [{"ref": ref, "pods": n, "pending": 0} for ref, n in self.landed.get(pool, Counter()).items()]
         seen = {r["ref"] for r in rows}
         for r in rows:
-            if self.intended.get(r["ref"]) and r["ref"] in pending_by_ref:
+            if r["ref"] in pending_by_ref and self.intended(r["ref"]):
                 r["pending"] = pending_by_ref[r["ref"]]
         for ref, n in pending_by_ref.items():
-            if ref not in seen and pool in (self.intended.get(ref) or []):
+            if ref not in seen and pool in self.intended(ref):
                 rows.append({"ref": ref, "pods": 0, "pending": n})
         rows.sort(key=lambda r: (-r["pending"], -r["pods"], r["ref"]))
         return rows
@@ -275,7 +282,7 @@ class _Builder:
                 "why": getattr(e, "why", None) or "",
                 "explanation": self.explain_pending(e.workload),
                 "findings": fixes,
-                "pools": self.intended.get(e.workload) or [],
+                "pools": self.intended(e.workload),
             })
         return rows
 
