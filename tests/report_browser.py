@@ -56,6 +56,9 @@ class Visit:
     page_errors: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)  # requests for anything but the page itself
+    resources: list[str] = field(default_factory=list)  # what the page loaded (resource timing: files too)
+    images: int = 0
+    handlers: int = 0  # elements with an on* attribute in the live DOM
     pools: list[dict[str, Any]] = field(default_factory=list)
     title: str = ""
     scripts_ran: bool = False
@@ -97,6 +100,12 @@ def visit(page_file: Path, screenshot: Path | None = None, width: int = 1400, he
             page.wait_for_timeout(200)
             out.title = page.title()
             out.pools = page.evaluate(_COLLECT)
+            out.resources = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
+            out.images = page.evaluate("() => document.images.length")
+            out.handlers = page.evaluate(
+                "() => Array.from(document.querySelectorAll('*'))"
+                ".filter(e => Array.from(e.attributes).some(a => a.name.startsWith('on'))).length"
+            )
             # page.js un-hides the severity filter: proof that the page's own (hash-allowed) script ran
             out.scripts_ran = page.evaluate("() => !document.querySelector('.filters').hidden")
             clip = {"x": 0, "y": 0, "width": width, "height": clip_height} if clip_height else None

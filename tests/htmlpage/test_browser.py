@@ -25,7 +25,7 @@ def test_examples_page_renders_offline(tmp_path):
     shot = tmp_path / "shot.png"
     v = visit(page, shot, width=1360, height=900, pdf=True)
     assert v.console_errors == [] and v.page_errors == [], (v.console_errors, v.page_errors)
-    assert v.blocked == [] and v.dialogs == []
+    assert v.blocked == [] and v.dialogs == [] and v.resources == [] and v.images == 0
     assert v.scripts_ran, "the page's own script (allowed by the CSP hash) did not run"
     assert v.title == "gpupool report: myAKSCluster"
     by_pool = {p["pool"]: p for p in v.pools}
@@ -66,5 +66,6 @@ def test_hostile_page_runs_no_script(tmp_path):
     v = visit(page)
     assert v.dialogs == [], "a script from the input ran"
     assert v.console_errors == [] and v.page_errors == []
-    assert v.blocked == [], "the page tried to load something (an injected <img>?)"
+    assert v.blocked == [] and v.resources == [], "the page loaded something (an injected <img>?)"
+    assert v.images == 0 and v.handlers == 0
     assert [p["pool"] for p in v.pools] == ["gpunp"]
