@@ -92,6 +92,11 @@ def test_chain_values(examples_page):
     spot = pools["t4spot"]
     assert "nvidia.com/gpu.shared: 4" in _stage_text(spot, "resources")
     assert "time-slicing ×4" in _stage_text(spot, "plugin")
+    managed = pools["GPU-Pool-Production"]  # managed GPU on Azure Linux: the driver is not pinned there
+    assert "managed GPU (AKS)" in _stage_text(managed, "driver")
+    assert "not pinned" in _stage_text(managed, "driver")
+    assert "deployed by AKS" in _stage_text(managed, "plugin")
+    assert "MIG1g asked: no MIG here" in _stage_text(managed, "vm")
     h100 = pools["h100op"]
     assert "GPU Operator mode" in _stage_text(h100, "driver")
     assert "from the GPU Operator" in _stage_text(h100, "plugin")
