@@ -2,9 +2,9 @@
 
 kube-scheduler spreads pods owned by a ReplicaSet or StatefulSet that set no topologySpreadConstraints of
 their own with the default constraints (hostname maxSkew 3, zone maxSkew 5, ScheduleAnyway): per feasible
-node, ``round(count x ln(size + 2) + maxSkew - 1)`` summed over the constraints (count: the workload's pods on the
-node, or in its zone over nodes matching the pod's node affinity; size: feasible nodes, or zone values among
-them), normalised as ``100 x (max + min - s) / max`` and weighted 2 (sched: plugins/podtopologyspread/
+node, ``round(count x ln(size + 2) + maxSkew - 1)`` summed over the constraints (count: the workload's pods on
+the node, or in its zone over nodes matching the pod's node affinity; size: feasible nodes, or zone values
+among them), normalised as ``100 x (max + min - s) / max`` and weighted 2 (sched: plugins/podtopologyspread/
 scoring.go). Node states count each spreading workload's pods, so identical nodes stay grouped.
 """
 
