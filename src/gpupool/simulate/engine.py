@@ -116,15 +116,15 @@ class Simulation:
             )
         self.inputs = inputs
         self.options = options
+        self.start = options.start
+        self.pools = resolve_pools(inputs.pools, self.start) if self.start is not None else inputs.pools
+        if not self.pools:
+            raise InputError(None, None, "no pool spec found among the inputs, and the cluster has no nodes")
         self.version = self._version()
         self.msgs = facts.messages(self.version)
         self.scoring = facts.scoring()
         self.reservations = options.reservations or facts.default_reservations()
         self.default_max_pods = options.default_max_pods or facts.default_max_pods().value
-        self.start = options.start
-        self.pools = resolve_pools(inputs.pools, self.start) if self.start is not None else inputs.pools
-        if not self.pools:
-            raise InputError(None, None, "no pool spec found among the inputs, and the cluster has no nodes")
         names = {p.name for p in self.pools}
         for c in options.cordon:
             if c not in names:
@@ -203,7 +203,7 @@ class Simulation:
             else:
                 given = [
                     facts.parse_version(p.kubernetes_version)
-                    for p in self.inputs.pools
+                    for p in self.pools
                     if p.kubernetes_version
                 ]
                 v = max(given) if given else facts.newest_version()
