@@ -26,7 +26,7 @@ from gpupool.simulate.result import (
     SimulationResult,
     build,
 )
-from gpupool.simulate.start import StartState, resolve_pools, shape_of
+from gpupool.simulate.start import StartState, resolve_pools, scheduling_key, shape_of
 from gpupool.spec.model import PoolSpec
 
 AUTOSCALER_MODES = ("aks", "exact", "none")
@@ -157,10 +157,14 @@ class Simulation:
         if self.start is not None:
             for n in self.start.nodes:
                 resource_names |= set(n.allocatable)
+            seen: dict[str, tuple[dict[str, int], int, int]] = {}
             for ep in self.start.pods:
-                reqs = effective_requests(ep.spec)
+                key = ep.key or scheduling_key(ep.spec, ep.priority)
+                reqs = seen.get(key)
+                if reqs is None:  # pods of one controller share their spec: compute once
+                    reqs = seen[key] = effective_requests(ep.spec)
+                    resource_names |= set(reqs[0])
                 self.existing_requests.append(reqs)
-                resource_names |= set(reqs[0])
         for w in self.workloads:
             resource_names |= set(w.requests)
         self.registry = Registry(resource_names)
@@ -498,12 +502,16 @@ class Simulation:
                 cluster.pools[g].ca_unready = unready
             by_node[n.name] = cluster.add_existing(g, n.name, n.labels)
             run.initial[i] += 1
+        shapes: dict[str, Shape] = {}
         for ep, (reqs, nz_cpu, nz_mem) in zip(self.start.pods, self.existing_requests, strict=True):
             nid = by_node.get(ep.node)
             if nid is None:
                 continue
-            never = ep.spec.get("preemptionPolicy") == "Never"
-            shape = self.book.shape(ep.spec, reqs, nz_cpu, nz_mem, ep.priority, never)
+            key = ep.key or scheduling_key(ep.spec, ep.priority)
+            shape = shapes.get(key)
+            if shape is None:
+                never = ep.spec.get("preemptionPolicy") == "Never"
+                shape = shapes[key] = self.book.shape(ep.spec, reqs, nz_cpu, nz_mem, ep.priority, never)
             pod = Pod(f"{ep.namespace}/{ep.name}", -1, shape, seq, ds=ep.daemonset)
             seq += 1
             cluster.bind(pod, nid)  # it runs there: the filters are not asked again
