@@ -38,6 +38,13 @@ def _money(x: float | None) -> str:
     return "?" if x is None else f"{x:,.2f}"
 
 
+def _amount(name: str, value: float) -> str:
+    """``cpu 6.2``, ``memory 24.1Gi``, ``nvidia.com/gpu 3``."""
+    if name in ("memory", "ephemeral-storage"):
+        return f"{name} {value / 2**30:.1f}Gi"
+    return f"{name} {value:g}"
+
+
 def _gpu_cell(pool) -> str:  # type: ignore[no-untyped-def]
     items = [f"{k} {int(v['used'])} used, {int(v['free'])} free" for k, v in pool.gpu_resources().items()]
     return "; ".join(items) or "-"
@@ -78,7 +85,7 @@ def _print_text(result, con, show: set[str] = frozenset()) -> None:  # type: ign
     )
     if result.start is not None:
         st = result.start
-        uses = ", ".join(f"{k} {v:g}" for k, v in st["requests"].items()) or "nothing"
+        uses = ", ".join(_amount(k, v) for k, v in st["requests"].items()) or "nothing"
         con.print(
             f"started from {escape(st['source'])}: {st['nodes']} node(s), {st['pods']} running pod(s) "
             f"requesting {escape(uses)}"

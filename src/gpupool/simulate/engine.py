@@ -13,18 +13,20 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpupool.design.node import is_gpu_resource
 from gpupool.errors import InputError
-from gpupool.findings import Finding, Severity, sort_key
+from gpupool.findings import Finding, Severity
 from gpupool.simulate import facts, messages
 from gpupool.simulate.autoscaler import Option, ScaleUp, Template, choose
 from gpupool.simulate.cluster import Cluster
-from gpupool.simulate.cost import Price, PriceTable, bundled
-from gpupool.simulate.fixes import LintFixes
+from gpupool.simulate.cost import PriceTable, bundled
 from gpupool.simulate.inputs import Inputs, WorkloadInput
 from gpupool.simulate.nodes import NodeShape, aks_template, group_id, node_shape
 from gpupool.simulate.pods import Pod, Registry, Shape, ShapeBook, effective_requests
-from gpupool.simulate.start import StartState, resolve_pools, shape_of
+from gpupool.simulate.result import (
+    SimulationResult,
+    build,
+)
+from gpupool.simulate.start import StartState, resolve_pools, scheduling_key, shape_of
 from gpupool.spec.model import PoolSpec
 
 AUTOSCALER_MODES = ("aks", "exact", "none")
@@ -98,138 +100,6 @@ class Run:
         return self.cluster.spec_nodes(pool_idx) - self.initial[pool_idx]
 
 
-@dataclass
-class PendingEntry:
-    workload: str
-    pod: str
-    count: int
-    message: str
-    autoscaler: str | None
-    path: str | None = None
-    line: int | None = None
-    why: str | None = None  # how scheduler and autoscaler verdicts fit together, when it needs saying
-    fixes: list[dict[str, str]] = field(default_factory=list)  # what lint's rules say about the workload
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "workload": self.workload,
-            "pod": self.pod,
-            "count": self.count,
-            "message": self.message,
-            "autoscaler": self.autoscaler,
-            "why": self.why,
-            "fixes": self.fixes,
-        }
-
-
-@dataclass(frozen=True)
-class Placement:
-    """Where one workload pod went (DaemonSet pods are counted per pool, not listed)."""
-
-    pod: str
-    workload: str
-    node: str
-    pool: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"pod": self.pod, "workload": self.workload, "node": self.node, "pool": self.pool}
-
-
-@dataclass
-class PoolResult:
-    name: str
-    vm_size: str
-    nodes: int
-    initial: int
-    added: int
-    max_nodes: int | None
-    daemonset_pods: int
-    pods: int
-    resources: dict[str, dict[str, float | int]]
-    price: Price | None
-    price_per_node: float | None  # the Spot price for a Spot pool when the table has one
-    cost_per_hour: float | None
-    scale_ups: list[ScaleUp]
-    cordoned: bool = False
-    notes: tuple[str, ...] = ()
-    existing_pods: int = 0  # pods already running on the pool's nodes (starting from a real cluster)
-
-    def gpu_resources(self) -> dict[str, dict[str, float | int]]:
-        return {k: v for k, v in self.resources.items() if is_gpu_resource(k)}
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "vmSize": self.vm_size,
-            "nodes": self.nodes,
-            "nodesAdded": self.added,
-            "initialNodes": self.initial,
-            "maxNodes": self.max_nodes,
-            "cordoned": self.cordoned,
-            "pods": self.pods,
-            "daemonSetPods": self.daemonset_pods,
-            "existingPods": self.existing_pods,
-            "resources": self.resources,
-            "pricePerNodeHour": self.price_per_node,
-            "costPerHour": self.cost_per_hour,
-            "scaleUps": [s.to_dict() for s in self.scale_ups],
-        }
-
-
-@dataclass
-class SimulationResult:
-    kubernetes_version: str
-    autoscaler: str
-    expander: str
-    pools: list[PoolResult]
-    placed: int
-    daemonset_pods: int
-    pending: list[PendingEntry]
-    cost_per_hour: float | None
-    prices: PriceTable
-    reservations: facts.Reservations
-    default_max_pods: int
-    findings: list[Finding]
-    notes: list[str]
-    ignored: dict[str, int]
-    simulation: Simulation | None = None
-    placements: list[Placement] = field(default_factory=list)
-    start: dict[str, Any] | None = None  # the real cluster started from: source, nodes, pods, what they use
-    # Choices the real scheduler makes at random (equal best scores): "node" among identical nodes, "state"
-    # among different pools or node states (pods per pool may then differ from run to run).
-    ties: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def pending_pods(self) -> int:
-        return sum(e.count for e in self.pending)
-
-    @property
-    def exit_code(self) -> int:
-        """0 every pod placed, 1 some pod Pending (bad input is 2, raised as InputError)."""
-        return 1 if self.pending else 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kubernetesVersion": self.kubernetes_version,
-            "autoscaler": self.autoscaler,
-            "expander": self.expander,
-            "pools": [p.to_dict() for p in self.pools],
-            "placed": self.placed,
-            "daemonSetPods": self.daemonset_pods,
-            "pendingPods": self.pending_pods,
-            "pending": [e.to_dict() for e in self.pending],
-            "placements": [p.to_dict() for p in self.placements],
-            "start": self.start,
-            "costPerHour": self.cost_per_hour,
-            "currency": self.prices.currency,
-            "prices": self.prices.meta(),
-            "allocatable": {**self.reservations.to_dict(), "defaultMaxPods": self.default_max_pods},
-            "findings": [f.to_dict() for f in sorted(self.findings, key=sort_key)],
-            "notes": self.notes,
-            "ignoredObjects": self.ignored,
-        }
-
-
 class Simulation:
     """Everything a run needs, built once; :meth:`run` simulates one autoscaler model."""
 
@@ -246,15 +116,15 @@ class Simulation:
             )
         self.inputs = inputs
         self.options = options
+        self.start = options.start
+        self.pools = resolve_pools(inputs.pools, self.start) if self.start is not None else inputs.pools
+        if not self.pools:
+            raise InputError(None, None, "no pool spec found among the inputs, and the cluster has no nodes")
         self.version = self._version()
         self.msgs = facts.messages(self.version)
         self.scoring = facts.scoring()
         self.reservations = options.reservations or facts.default_reservations()
         self.default_max_pods = options.default_max_pods or facts.default_max_pods().value
-        self.start = options.start
-        self.pools = resolve_pools(inputs.pools, self.start) if self.start is not None else inputs.pools
-        if not self.pools:
-            raise InputError(None, None, "no pool spec found among the inputs, and the cluster has no nodes")
         names = {p.name for p in self.pools}
         for c in options.cordon:
             if c not in names:
@@ -287,10 +157,14 @@ class Simulation:
         if self.start is not None:
             for n in self.start.nodes:
                 resource_names |= set(n.allocatable)
+            seen: dict[str, tuple[dict[str, int], int, int]] = {}
             for ep in self.start.pods:
-                reqs = effective_requests(ep.spec)
+                key = ep.key or scheduling_key(ep.spec, ep.priority)
+                reqs = seen.get(key)
+                if reqs is None:  # pods of one controller share their spec: compute once
+                    reqs = seen[key] = effective_requests(ep.spec)
+                    resource_names |= set(reqs[0])
                 self.existing_requests.append(reqs)
-                resource_names |= set(reqs[0])
         for w in self.workloads:
             resource_names |= set(w.requests)
         self.registry = Registry(resource_names)
@@ -333,7 +207,7 @@ class Simulation:
             else:
                 given = [
                     facts.parse_version(p.kubernetes_version)
-                    for p in self.inputs.pools
+                    for p in self.pools
                     if p.kubernetes_version
                 ]
                 v = max(given) if given else facts.newest_version()
@@ -628,12 +502,16 @@ class Simulation:
                 cluster.pools[g].ca_unready = unready
             by_node[n.name] = cluster.add_existing(g, n.name, n.labels)
             run.initial[i] += 1
+        shapes: dict[str, Shape] = {}
         for ep, (reqs, nz_cpu, nz_mem) in zip(self.start.pods, self.existing_requests, strict=True):
             nid = by_node.get(ep.node)
             if nid is None:
                 continue
-            never = ep.spec.get("preemptionPolicy") == "Never"
-            shape = self.book.shape(ep.spec, reqs, nz_cpu, nz_mem, ep.priority, never)
+            key = ep.key or scheduling_key(ep.spec, ep.priority)
+            shape = shapes.get(key)
+            if shape is None:
+                never = ep.spec.get("preemptionPolicy") == "Never"
+                shape = shapes[key] = self.book.shape(ep.spec, reqs, nz_cpu, nz_mem, ep.priority, never)
             pod = Pod(f"{ep.namespace}/{ep.name}", -1, shape, seq, ds=ep.daemonset)
             seq += 1
             cluster.bind(pod, nid)  # it runs there: the filters are not asked again
@@ -746,153 +624,11 @@ class Simulation:
 
     # ---- results ------------------------------------------------------------------------------------
 
-    def _start_summary(self, run: Run) -> dict[str, Any] | None:
-        """What the real cluster's running pods already use (requests summed), when starting from one."""
-        if self.start is None:
-            return None
-        used: dict[str, float | int] = {}
-        for p in run.existing:
-            if p.node is None:
-                continue
-            for name, amount in p.shape.requests.items():
-                used[name] = used.get(name, 0) + amount
-        return {
-            "source": self.start.source,
-            "nodes": sum(run.initial),
-            "pods": sum(1 for p in run.existing if p.node is not None),
-            "requests": {k: _resource_text(k, v) for k, v in sorted(used.items())},
-            "evictedByPreemption": [p.name for p in run.evicted],
-            "notes": list(self.start.notes),
-        }
-
     def result(
         self, run: Run, prices: PriceTable, findings: list[Finding], notes: list[str]
     ) -> SimulationResult:
-        cluster = run.cluster
-        pools: list[PoolResult] = []
-        total_cost: float | None = 0.0
-        ds_by_pool: Counter[int] = Counter()
-        pods_by_pool: Counter[int] = Counter()
-        for p in run.pods:
-            if p.node is not None:
-                (ds_by_pool if p.ds else pods_by_pool)[cluster.pools[cluster.node_pool[p.node]].spec_idx] += 1
-        existing_by_pool: Counter[int] = Counter()
-        for p in run.existing:
-            if p.node is not None:
-                existing_by_pool[cluster.pools[cluster.node_pool[p.node]].spec_idx] += 1
-        for i, spec in enumerate(self.pools):
-            groups_i = [ps for ps in cluster.pools if ps.spec_idx == i]
-            n = sum(len(ps.nodes) for ps in groups_i)
-            used = tuple([0] * len(self.registry.names))
-            alloc_v = tuple([0] * len(self.registry.names))
-            for ps in groups_i:
-                used = tuple(a + b for a, b in zip(used, cluster.pool_used(ps), strict=True))
-                alloc_v = tuple(a + b * len(ps.nodes) for a, b in zip(alloc_v, ps.alloc, strict=True))
-            res: dict[str, dict[str, float | int]] = {}
-            for name, idx in self.registry.index.items():
-                alloc = alloc_v[idx]
-                if not alloc and not used[idx]:
-                    continue
-                if name == "cpu":
-                    res[name] = {
-                        "allocatable": alloc / 1000,
-                        "used": used[idx] / 1000,
-                        "free": (alloc - used[idx]) / 1000,
-                    }
-                else:
-                    res[name] = {"allocatable": alloc, "used": used[idx], "free": alloc - used[idx]}
-            price = prices.get(spec.vm_size)
-            per: float | None = None
-            if price is not None:
-                per = price.spot if spec.priority == "Spot" and price.spot is not None else price.per_hour
-            cost: float | None = 0.0 if n == 0 else None
-            if per is not None:
-                cost = round(per * n, 6)
-            if cost is None:
-                total_cost = None
-            elif total_cost is not None:
-                total_cost += cost
-            pools.append(
-                PoolResult(
-                    name=spec.name,
-                    vm_size=spec.vm_size,
-                    nodes=n,
-                    initial=run.initial[i],
-                    added=run.added(i),
-                    max_nodes=spec.autoscaler.max_count if spec.autoscaler else None,
-                    daemonset_pods=ds_by_pool[i],
-                    pods=pods_by_pool[i],
-                    resources=res,
-                    price=price,
-                    price_per_node=per,
-                    cost_per_hour=cost,
-                    scale_ups=[s for s in run.scale_ups if s.pool == spec.name],
-                    cordoned=all(ps.cordoned for ps in groups_i if ps.nodes or ps.idx == i),
-                    notes=self.shapes_real[i].notes,
-                    existing_pods=existing_by_pool[i],
-                )
-            )
-        groups: dict[tuple, PendingEntry] = {}
-        firsts: list[Pod] = []
-        for pod in sorted(run.pending, key=lambda p: (p.workload, p.seq)):
-            w = self.workloads[pod.workload]
-            key = (pod.workload, run.sched_msg[id(pod)], run.ca_msg[id(pod)], run.why.get(id(pod)))
-            e = groups.get(key)
-            if e is None:
-                groups[key] = PendingEntry(
-                    w.ref,
-                    pod.name,
-                    1,
-                    run.sched_msg[id(pod)],
-                    run.ca_msg[id(pod)],
-                    w.input.path,
-                    w.input.line,
-                    run.why.get(id(pod)),
-                )
-                firsts.append(pod)
-            else:
-                e.count += 1
-        fixes = LintFixes(self.pools)
-        for e, pod in zip(groups.values(), firsts, strict=True):
-            w = self.workloads[pod.workload]
-            if pod.status is None:
-                e.fixes = fixes.of(w.input.workload, w.input.path)
-        placements = [
-            Placement(
-                p.name,
-                self.workloads[p.workload].ref,
-                cluster.node_name[p.node],
-                cluster.pools[cluster.node_pool[p.node]].spec.name,
-            )
-            for p in sorted(run.pods, key=lambda p: (p.workload, p.seq))
-            if p.node is not None and not p.ds
-        ]
-        placed = len(placements)
-        ds = sum(1 for p in run.pods if p.node is not None and p.ds)
-        return SimulationResult(
-            kubernetes_version=facts.version_text(self.version),
-            autoscaler=run.mode,
-            expander=self.options.expander,
-            pools=pools,
-            placed=placed,
-            daemonset_pods=ds,
-            pending=list(groups.values()),
-            cost_per_hour=round(total_cost, 6) if total_cost is not None else None,
-            prices=prices,
-            reservations=self.reservations,
-            default_max_pods=self.default_max_pods,
-            findings=findings,
-            notes=notes,
-            ignored=dict(self.inputs.ignored),
-            simulation=self,
-            placements=placements,
-            ties=dict(cluster.ties),
-            start=self._start_summary(run),
-        )
-
-
-def _resource_text(name: str, amount: int) -> float | int:
-    return amount / 1000 if name == "cpu" else amount
+        """The result of one run (see :func:`gpupool.simulate.result.build`)."""
+        return build(self, run, prices, findings, notes)
 
 
 @dataclass

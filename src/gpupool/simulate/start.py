@@ -9,6 +9,7 @@ pod requests from :mod:`gpupool.k8s.resources`. Pure: data in, data out.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,30 @@ class ExistingPod:
     spec: dict
     priority: int
     daemonset: bool
+    key: str = ""  # what scheduling reads of the spec, as text: equal keys, equal shapes (computed once)
+
+
+def scheduling_key(spec: dict, priority: int) -> str:
+    """The parts of a pod spec that requests, filters and scores read (pods of one controller share it)."""
+    inits = spec.get("initContainers")
+    return json.dumps(
+        [
+            [c.get("resources") for c in spec.get("containers") or [] if isinstance(c, dict)],
+            [
+                [c.get("resources"), c.get("restartPolicy")]
+                for c in (inits if isinstance(inits, list) else [])
+                if isinstance(c, dict)
+            ],
+            spec.get("overhead"),
+            spec.get("tolerations"),
+            spec.get("nodeSelector"),
+            spec.get("affinity"),
+            spec.get("preemptionPolicy"),
+            priority,
+        ],
+        sort_keys=True,
+        default=str,
+    )
 
 
 @dataclass
@@ -85,13 +110,15 @@ def pod_of(obj: Any) -> ExistingPod | None:
     meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
     owners = meta.get("ownerReferences") if isinstance(meta.get("ownerReferences"), list) else []
     prio = spec.get("priority")
+    priority = prio if isinstance(prio, int) and not isinstance(prio, bool) else 0
     return ExistingPod(
         name=str(meta.get("name") or ""),
         namespace=str(meta.get("namespace") or "default"),
         node=node,
         spec=spec,
-        priority=prio if isinstance(prio, int) and not isinstance(prio, bool) else 0,
+        priority=priority,
         daemonset=any(isinstance(o, dict) and o.get("kind") == "DaemonSet" for o in owners),
+        key=scheduling_key(spec, priority),
     )
 
 
