@@ -45,7 +45,7 @@ class ListWriter:
     """Writes a kubectl List item by item (no whole list in memory)."""
 
     def __init__(self, path: Path) -> None:
-        self.fh = open(path, "w", encoding="utf-8")
+        self.fh = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
         self.fh.write('{\n    "apiVersion": "v1",\n    "items": [\n')
         self.n = 0
 
@@ -55,13 +55,17 @@ class ListWriter:
         self.n += 1
 
     def close(self) -> None:
-        self.fh.write('\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n')
+        self.fh.write(
+            '\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n'
+        )
         self.fh.close()
 
 
 def generate(d: Path) -> dict[str, int]:
     d.mkdir(parents=True, exist_ok=True)
-    nodes, pods, events, dss = (ListWriter(d / f) for f in ("nodes.json", "pods.json", "events.json", "daemonsets.json"))
+    nodes, pods, events, dss = (
+        ListWriter(d / f) for f in ("nodes.json", "pods.json", "events.json", "daemonsets.json")
+    )
     gpu_nodes, cpu_nodes = [], []
     for p in range(GPU_POOLS):
         for i in range(PER_POOL):
@@ -84,52 +88,135 @@ def generate(d: Path) -> dict[str, int]:
     n_pods = 0
     for i, node in enumerate(gpu_nodes):
         for kind, image, container in (
-            ("nvidia-device-plugin-daemonset", "nvcr.io/nvidia/k8s-device-plugin:v0.18.0", "nvidia-device-plugin-ctr"),
+            (
+                "nvidia-device-plugin-daemonset",
+                "nvcr.io/nvidia/k8s-device-plugin:v0.18.0",
+                "nvidia-device-plugin-ctr",
+            ),
             ("dcgm-exporter", "nvcr.io/nvidia/k8s/dcgm-exporter:4.2.3-4.1.3-ubuntu22.04", "dcgm-exporter"),
         ):
-            pods.add(aks.pod("gpu-resources", f"{kind}-{i:05x}", image=image, node=node, owner=("DaemonSet", kind),
-                             container=container, tolerations=[TOL]))
+            pods.add(
+                aks.pod(
+                    "gpu-resources",
+                    f"{kind}-{i:05x}",
+                    image=image,
+                    node=node,
+                    owner=("DaemonSet", kind),
+                    container=container,
+                    tolerations=[TOL],
+                )
+            )
             n_pods += 1
         name = f"trainer-{i % 10}-7d9c6b5f4-{i:05x}"
-        pods.add(aks.pod("ml", name, image="nvcr.io/nvidia/pytorch:25.01-py3", node=node,
-                         owner=("ReplicaSet", f"trainer-{i % 10}-7d9c6b5f4"), requests={"cpu": "2", "memory": "8Gi",
-                         "nvidia.com/gpu": "1"}, limits={"nvidia.com/gpu": "1"}, tolerations=[TOL]))
+        pods.add(
+            aks.pod(
+                "ml",
+                name,
+                image="nvcr.io/nvidia/pytorch:25.01-py3",
+                node=node,
+                owner=("ReplicaSet", f"trainer-{i % 10}-7d9c6b5f4"),
+                requests={"cpu": "2", "memory": "8Gi", "nvidia.com/gpu": "1"},
+                limits={"nvidia.com/gpu": "1"},
+                tolerations=[TOL],
+            )
+        )
         n_pods += 1
     for i in range(CPU_PODS):
         name = f"web-{i % 200}-5f7b9c6d8-{i:05x}"
-        pods.add(aks.pod(f"team{i % 40}", name, image="mcr.microsoft.com/azurelinux/base/nginx:1.25", node=cpu_nodes[i % len(cpu_nodes)],
-                         owner=("ReplicaSet", f"web-{i % 200}-5f7b9c6d8"), requests={"cpu": "50m", "memory": "64Mi"}))
+        pods.add(
+            aks.pod(
+                f"team{i % 40}",
+                name,
+                image="mcr.microsoft.com/azurelinux/base/nginx:1.25",
+                node=cpu_nodes[i % len(cpu_nodes)],
+                owner=("ReplicaSet", f"web-{i % 200}-5f7b9c6d8"),
+                requests={"cpu": "50m", "memory": "64Mi"},
+            )
+        )
         n_pods += 1
-    msg_taint = ("0/5000 nodes are available: 2500 Insufficient nvidia.com/gpu, 2500 node(s) had untolerated taint(s). "
-                 "no new claims to deallocate, preemption: 0/5000 nodes are available: 5000 Preemption is not helpful for scheduling.")
-    msg_full = ("0/5000 nodes are available: 5000 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: "
-                "0/5000 nodes are available: 2500 No preemption victims found for incoming pod, 2500 Preemption is not helpful for scheduling.")
+    msg_taint = (
+        "0/5000 nodes are available: 2500 Insufficient nvidia.com/gpu, 2500 node(s) had untolerated "
+        "taint(s). "
+        "no new claims to deallocate, preemption: 0/5000 nodes are available: 5000 Preemption is not "
+        "helpful for scheduling."
+    )
+    msg_full = (
+        "0/5000 nodes are available: 5000 Insufficient nvidia.com/gpu. no new claims to deallocate, "
+        "preemption: "
+        "0/5000 nodes are available: 2500 No preemption victims found for incoming pod, 2500 "
+        "Preemption is not helpful for scheduling."
+    )
     for i in range(PENDING):
         rs = f"batch-{i % 10}-8f6d4c2b1"
         name = f"{rs}-{i:05x}"
         tolerate = i % 10 >= 5
         msg = msg_full if tolerate else msg_taint
-        pods.add(aks.pod("ml", name, image="nvcr.io/nvidia/pytorch:25.01-py3", node=None, owner=("ReplicaSet", rs),
-                         requests={"cpu": "2", "memory": "8Gi", "nvidia.com/gpu": "1"}, limits={"nvidia.com/gpu": "1"},
-                         tolerations=[TOL] if tolerate else [], phase="Pending", pending_message=msg))
+        pods.add(
+            aks.pod(
+                "ml",
+                name,
+                image="nvcr.io/nvidia/pytorch:25.01-py3",
+                node=None,
+                owner=("ReplicaSet", rs),
+                requests={"cpu": "2", "memory": "8Gi", "nvidia.com/gpu": "1"},
+                limits={"nvidia.com/gpu": "1"},
+                tolerations=[TOL] if tolerate else [],
+                phase="Pending",
+                pending_message=msg,
+            )
+        )
         n_pods += 1
         event("ml", name, "FailedScheduling", msg, count=12)
-        event("ml", name, "NotTriggerScaleUp", "pod didn't trigger scale-up: 10 max node group size reached",
-              type_="Normal", component="cluster-autoscaler", count=40)
+        event(
+            "ml",
+            name,
+            "NotTriggerScaleUp",
+            "pod didn't trigger scale-up: 10 max node group size reached",
+            type_="Normal",
+            component="cluster-autoscaler",
+            count=40,
+        )
     pods.close()
     i = 0
     while ev < EVENTS:
-        reason, msg = [("Scheduled", "Successfully assigned team1/web to aks-cpu0"), ("Pulled", "Container image already present on machine"),
-                       ("Created", "Created container: main"), ("Started", "Started container main")][i % 4]
-        event(f"team{i % 40}", f"web-{i % 200}-5f7b9c6d8-{i:05x}", reason, msg, type_="Normal", component="kubelet")
+        reason, msg = [
+            ("Scheduled", "Successfully assigned team1/web to aks-cpu0"),
+            ("Pulled", "Container image already present on machine"),
+            ("Created", "Created container: main"),
+            ("Started", "Started container main"),
+        ][i % 4]
+        event(
+            f"team{i % 40}",
+            f"web-{i % 200}-5f7b9c6d8-{i:05x}",
+            reason,
+            msg,
+            type_="Normal",
+            component="kubelet",
+        )
         i += 1
     events.close()
-    dss.add(aks.daemonset("gpu-resources", "nvidia-device-plugin-daemonset", image="nvcr.io/nvidia/k8s-device-plugin:v0.18.0",
-                          container="nvidia-device-plugin-ctr", selector_label={"name": "nvidia-device-plugin-ds"},
-                          tolerations=[TOL], desired=len(gpu_nodes)))
-    dss.add(aks.daemonset("gpu-resources", "dcgm-exporter", image="nvcr.io/nvidia/k8s/dcgm-exporter:4.2.3-4.1.3-ubuntu22.04",
-                          container="dcgm-exporter", selector_label={"app.kubernetes.io/name": "dcgm-exporter"},
-                          tolerations=[TOL], desired=len(gpu_nodes)))
+    dss.add(
+        aks.daemonset(
+            "gpu-resources",
+            "nvidia-device-plugin-daemonset",
+            image="nvcr.io/nvidia/k8s-device-plugin:v0.18.0",
+            container="nvidia-device-plugin-ctr",
+            selector_label={"name": "nvidia-device-plugin-ds"},
+            tolerations=[TOL],
+            desired=len(gpu_nodes),
+        )
+    )
+    dss.add(
+        aks.daemonset(
+            "gpu-resources",
+            "dcgm-exporter",
+            image="nvcr.io/nvidia/k8s/dcgm-exporter:4.2.3-4.1.3-ubuntu22.04",
+            container="dcgm-exporter",
+            selector_label={"app.kubernetes.io/name": "dcgm-exporter"},
+            tolerations=[TOL],
+            desired=len(gpu_nodes),
+        )
+    )
     dss.close()
     return {"nodes": len(gpu_nodes) + len(cpu_nodes), "pods": n_pods, "events": ev}
 
@@ -137,7 +224,8 @@ def generate(d: Path) -> dict[str, int]:
 FLOOR = (
     "import json,sys,pathlib\n"
     "d=pathlib.Path(sys.argv[1])\n"
-    "docs=[json.loads((d/f).read_bytes()) for f in ('nodes.json','pods.json','daemonsets.json','events.json')]\n"
+    "docs=[json.loads((d/f).read_bytes()) for f in "
+    "('nodes.json','pods.json','daemonsets.json','events.json')]\n"
     "print(sum(len(x['items']) for x in docs))\n"
 )
 
@@ -187,10 +275,15 @@ def main() -> None:
     floor, doctor = statistics.median(floors), statistics.median(doctors)
     print(f"findings: {summary['findings']}, pending GPU pods: {summary['pendingGpuPods']}")
     print(f"load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
-    print(f"json.loads floor (4 files):  median {floor:5.2f} s wall, {statistics.median(floor_cpu):5.2f} s CPU"
-          f"   runs {', '.join(f'{x:.2f}' for x in floors)}")
-    print(f"gpupool doctor --snapshot:   median {doctor:5.2f} s wall, {statistics.median(doctor_cpu):5.2f} s CPU"
-          f"   runs {', '.join(f'{x:.2f}' for x in doctors)}   ({doctor / floor:.2f}x the floor)")
+    print(
+        f"json.loads floor (4 files):  median {floor:5.2f} s wall, {statistics.median(floor_cpu):5.2f} s CPU"
+        f"   runs {', '.join(f'{x:.2f}' for x in floors)}"
+    )
+    print(
+        f"gpupool doctor --snapshot:   median {doctor:5.2f} s wall, "
+        f"{statistics.median(doctor_cpu):5.2f} s CPU"
+        f"   runs {', '.join(f'{x:.2f}' for x in doctors)}   ({doctor / floor:.2f}x the floor)"
+    )
     print(f"peak memory (largest child, RSS): {peak / 2**30:.2f} GiB")
     ok = doctor <= TARGET_SECONDS and peak <= TARGET_BYTES
     print(f"target <= {TARGET_SECONDS:.0f} s and <= 2 GiB: {'met' if ok else 'MISSED'}")

@@ -1,3 +1,4 @@
+
 """Objects shaped like what kubectl and az print for an AKS cluster (1.33-1.37): the builders behind the
 snapshot fixtures (tests/doctor/snapshots, written by build_snapshots.py) and bench/doctor_scale.py.
 
@@ -240,7 +241,7 @@ def gfd_labels(
     vm: str, driver: str, cuda: str, count: int, extra: dict[str, str] | None = None
 ) -> dict[str, str]:
     product, memory = GPU_PRODUCT[vm]
-    major, minor, rev = (driver.split(".") + ["", ""])[:3]
+    major, minor, rev = [*driver.split("."), "", ""][:3]
     lab = {
         "nvidia.com/cuda.driver-version.full": driver,
         "nvidia.com/cuda.driver-version.major": major,

@@ -115,7 +115,8 @@ def test_untolerated_taint_fix_names_the_toleration() -> None:
     f = next(f for f in doc["findings"] if f["rule"] == "GP610")
     assert (
         f["fix"]
-        == "add to the pod template: tolerations: [{key: sku, operator: Equal, value: gpu, effect: NoSchedule}]"
+        == "add to the pod template: tolerations: "
+        "[{key: sku, operator: Equal, value: gpu, effect: NoSchedule}]"
     )
     assert "no GPU pool admits it" in f["message"]
     assert f["pods"] == ["ml/inference-5f7b9c6d8-h2k4p", "ml/inference-5f7b9c6d8-q8w3e"]

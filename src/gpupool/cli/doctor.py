@@ -51,7 +51,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Diagnose why GPUs are not used on an AKS cluster: nodes, driver, device plugin, resources, pods.
 
-        Read-only. Exit 0: no error findings; 1: errors (see --fail-on); 2: unusable input or unreachable cluster.
+        Read-only. Exit 0: no error findings; 1: errors (see --fail-on); 2: unusable input or an unreachable
+        cluster.
         """
         from gpupool.cli.common import parse_ignores
         from gpupool.errors import InputError

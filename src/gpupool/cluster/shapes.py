@@ -165,8 +165,15 @@ def _compile(table: dict[str, tuple]) -> dict:
 
 
 _COMPILED = {kind: _compile(t) for kind, t in SHAPES.items()}
-_NAMES = {tuple: "", str: "a string", int: "an integer", float: "a number", bool: "true/false", dict: "an object",
-          list: "a list"}
+_NAMES = {
+    tuple: "",
+    str: "a string",
+    int: "an integer",
+    float: "a number",
+    bool: "true/false",
+    dict: "an object",
+    list: "a list",
+}
 
 
 def _check(v: Any, entry: list, here: str) -> str | None:

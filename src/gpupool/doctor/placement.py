@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+
 from gpupool.doctor.view import View
 from gpupool.simulate import facts as sim_facts
 from gpupool.simulate.cluster import Cluster

@@ -17,7 +17,8 @@ catalog/data/cuda.yaml; Azure/AKS#3994, #3454; checked 2026-12-02.
 
 Failing example::
 
-    image: nvcr.io/nvidia/cuda:13.1.0-runtime-ubuntu24.04   # node label nvidia.com/cuda.driver-version.full=570.211.01
+    image: nvcr.io/nvidia/cuda:13.1.0-runtime-ubuntu24.04
+    # node label nvidia.com/cuda.driver-version.full=570.211.01
 
 Passing example::
 
@@ -100,6 +101,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 f"Pod {pod_ref(pod)}",
                 "driver",
                 ev,
-                "use an image built for an older CUDA, or nodes with a newer driver (newer AKS node image, or the "
+                "use an image built for an older CUDA, or nodes with a newer driver (newer AKS node "
+                "image, or the "
                 "GPU Operator's driver on a --gpu-driver None pool)",
             )
