@@ -136,6 +136,8 @@ def _where(place: placement.Placement | None) -> str:
     if place.would_land is None:
         return "no GPU pool admits it (taints, selector)"
     v = place.pools[place.would_land]
+    if not v.offers:
+        return f"pool {place.would_land} admits it but its nodes advertise none of what it requests"
     lacks = sorted({r for reason in v.reasons for r in reason.split(", ")})
     return f"pool {place.would_land} admits it but lacks room: {', '.join(lacks)}"
 
