@@ -98,8 +98,12 @@ class Placer:
             pools.append((spec, shape, n.unschedulable))
         self.cluster = Cluster(self.registry, self.msgs, sim_facts.scoring(), pools)
         c = self.cluster
+        add_existing = getattr(c, "add_existing", None)  # simulate's way to add a real node, if present
         for i, n in enumerate(view.nodes):
-            nid = c.add_nodes(i, 1)[0]
+            if add_existing is not None:
+                add_existing(i, n.name, n.labels)
+                continue
+            nid = c.add_nodes(i, 1)[0]  # a node of the pool, given the real node's name and labels
             del c.by_name[c.node_name[nid]]
             c.node_name[nid] = n.name
             c.by_name[n.name] = nid
