@@ -1,4 +1,3 @@
-
 """Objects shaped like what kubectl and az print for an AKS cluster (1.33-1.37): the builders behind the
 snapshot fixtures (tests/doctor/snapshots, written by build_snapshots.py) and bench/doctor_scale.py.
 

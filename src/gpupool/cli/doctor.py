@@ -47,6 +47,12 @@ def register(app: typer.Typer) -> None:
         timeout: float = typer.Option(15.0, "--timeout", help="Seconds per API call (live mode)."),
         output: Format = typer.Option(Format.text, "-o", "--output", help="text or json."),
         ignore: list[str] | None = typer.Option(None, "--ignore", help="Rule IDs or names to skip."),
+        pool: list[Path] | None = typer.Option(
+            None,
+            "--pool",
+            metavar="SPEC",
+            help="Pool specs (files or directories): compare the nodes with them.",
+        ),
         fail_on: FailOn = fail_on_option(),
     ) -> None:
         """Diagnose why GPUs are not used on an AKS cluster: nodes, driver, device plugin, resources, pods.
@@ -76,6 +82,11 @@ def register(app: typer.Typer) -> None:
         if not 0 < timeout <= 600:
             raise InputError(None, None, f"--timeout {timeout:g}: expected 0 < seconds <= 600")
         ignored = parse_ignores(ignore)
+        designed = None
+        if pool:
+            from gpupool.spec import load_many
+
+            designed = load_many([str(p) for p in pool])  # bad specs: exit 2 before touching the cluster
         if snapshot is not None:
             from gpupool.cluster import read_snapshot
 
@@ -96,7 +107,7 @@ def register(app: typer.Typer) -> None:
 
         gc.freeze()  # the snapshot's objects live to the end: keep the collector from rescanning them
 
-        result = diagnose(snap, namespaces=namespace, ignore=ignored)
+        result = diagnose(snap, namespaces=namespace, ignore=ignored, pools=designed)
         if output is Format.json:
             from gpupool.report.jsonout import dumps
 

@@ -121,9 +121,10 @@ class Pending:
 
 
 class Context:
-    def __init__(self, view: View, prices: PriceTable) -> None:
+    def __init__(self, view: View, prices: PriceTable, pools: list | None = None) -> None:
         self.view = view
         self.prices = prices
+        self.pools = list(pools or [])  # designed pools (--pool SPEC), PoolSpec
 
     # ---- the device plugin chain --------------------------------------------------------------------
 
