@@ -64,6 +64,7 @@ class Cluster:
         self.forbidden: set[str] = set()  # path prefixes that answer 403
         self.slow: dict[str, float] = {}  # path prefix -> seconds to sleep
         self.requests: list[tuple[str, str]] = []
+        self.auth: list[str] = []  # the Authorization header of each GET
         self.lock = threading.Lock()
 
     def add(self, collection: str, obj: dict) -> None:
@@ -114,6 +115,7 @@ class Handler(BaseHTTPRequestHandler):
         path, query = url.path, parse_qs(url.query)
         with c.lock:
             c.requests.append(("GET", self.path))
+            c.auth.append(self.headers.get("Authorization", ""))
         for prefix, seconds in c.slow.items():
             if path.startswith(prefix):
                 time.sleep(seconds)
@@ -218,13 +220,25 @@ class Server:
         self.httpd.server_close()
 
 
-def kubeconfig(path: Path, server: str, context: str = "loopback") -> Path:
-    """A kubeconfig for the loopback server (bearer token, plain HTTP)."""
+def kubeconfig(
+    path: Path, server: str, context: str = "loopback", exec_argv: list[str] | None = None
+) -> Path:
+    """A kubeconfig for the loopback server: a bearer token, or an exec credential plugin (as kubelogin)."""
+    user: dict[str, Any] = {"token": "loopback-token"}
+    if exec_argv:
+        user = {
+            "exec": {
+                "apiVersion": "client.authentication.k8s.io/v1beta1",
+                "command": exec_argv[0],
+                "args": exec_argv[1:],
+                "interactiveMode": "Never",
+            }
+        }
     doc = {
         "apiVersion": "v1",
         "kind": "Config",
         "clusters": [{"name": "loop", "cluster": {"server": server}}],
-        "users": [{"name": "viewer", "user": {"token": "loopback-token"}}],
+        "users": [{"name": "viewer", "user": user}],
         "contexts": [{"name": context, "context": {"cluster": "loop", "user": "viewer"}}],
         "current-context": context,
     }

@@ -139,3 +139,20 @@ def test_collect_round_trips(cluster: Cluster, tmp_path: Path) -> None:
     assert not list(tmp_path.glob(".snap.*"))  # the temp dir was renamed, not left behind
     with pytest.raises(InputError, match="already exists"):
         write_snapshot(snap, out)
+
+
+def test_exec_credential_plugin(cluster: Cluster, tmp_path: Path) -> None:
+    """AAD clusters use kubelogin, an exec plugin: the official client runs it and sends its token."""
+    import sys
+
+    plugin = tmp_path / "fake-kubelogin.py"
+    plugin.write_text(
+        "import json\n"
+        "print(json.dumps({'apiVersion': 'client.authentication.k8s.io/v1beta1', 'kind': 'ExecCredential',"
+        " 'status': {'token': 'token-from-exec-plugin'}}))\n"
+    )
+    with Server(cluster) as srv:
+        kc = kubeconfig(tmp_path / "kc", srv.url, exec_argv=[sys.executable, str(plugin)])
+        snap = read_live(kubeconfig=str(kc))
+    assert len(snap.nodes) == 2
+    assert cluster.auth and all(a == "Bearer token-from-exec-plugin" for a in cluster.auth)

@@ -240,7 +240,7 @@ def gfd_labels(
     vm: str, driver: str, cuda: str, count: int, extra: dict[str, str] | None = None
 ) -> dict[str, str]:
     product, memory = GPU_PRODUCT[vm]
-    major, minor, rev = (driver.split(".") + ["", ""])[:3]
+    major, minor, rev = [*driver.split("."), "", ""][:3]
     lab = {
         "nvidia.com/cuda.driver-version.full": driver,
         "nvidia.com/cuda.driver-version.major": major,

@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - fixture data: log lines, FitError and API texts are kept whole
 """Write the snapshot fixtures in tests/doctor/snapshots/<case>/ (run: python tests/doctor/build_snapshots.py).
 
 Each case is a small AKS cluster built from aks.py's objects; test_snapshots.py checks that the committed
@@ -14,8 +15,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import aks  # noqa: E402
-from aks import configmap, daemonset, event, kube_list, node, node_name, nodepool, pod  # noqa: E402
+import aks
+from aks import configmap, daemonset, event, kube_list, node, nodepool, pod
 
 ROOT = Path(__file__).resolve().parent / "snapshots"
 T4 = "Standard_NC4as_T4_v3"

@@ -80,17 +80,39 @@ def test_terminal_escapes_in_logs_are_not_printed(snap: Path) -> None:
     shutil.rmtree(d)
     shutil.copytree(HEALTHY.parent / "driver-missing", d)
     log = next((d / "logs").glob("*n0d7w*"))
-    log.write_text(log.read_text().replace("Incompatible strategy detected auto", "Incompatible strategy detected auto \x1b]0;pwned\x07"))
+    log.write_text(
+        log.read_text().replace(
+            "Incompatible strategy detected auto", "Incompatible strategy detected auto \x1b]0;pwned\x07"
+        )
+    )
     r = run_cli("doctor", "--snapshot", str(d))
-    assert r.exit_code == 1 and "\x1b" not in r.stdout and "Incompatible strategy detected auto ?]0;pwned?" in r.stdout
+    assert (
+        r.exit_code == 1
+        and "\x1b" not in r.stdout
+        and "Incompatible strategy detected auto ?]0;pwned?" in r.stdout
+    )
 
 
 @pytest.mark.parametrize(
     "body",
     [
         {"kind": "List", "items": [{"kind": "Pod", "metadata": "x", "spec": [], "status": 3}]},
-        {"kind": "List", "items": [{"kind": "Pod", "spec": {"containers": [{"resources": {"limits": {"nvidia.com/gpu": "x"}}}]}}]},
-        {"kind": "List", "items": [{"kind": "Pod", "metadata": {"name": 1, "labels": []}, "status": {"phase": "Pending", "conditions": [3]}}]},
+        {
+            "kind": "List",
+            "items": [
+                {"kind": "Pod", "spec": {"containers": [{"resources": {"limits": {"nvidia.com/gpu": "x"}}}]}}
+            ],
+        },
+        {
+            "kind": "List",
+            "items": [
+                {
+                    "kind": "Pod",
+                    "metadata": {"name": 1, "labels": []},
+                    "status": {"phase": "Pending", "conditions": [3]},
+                }
+            ],
+        },
     ],
 )
 def test_odd_shapes_inside_valid_lists(snap: Path, body: dict) -> None:
@@ -125,7 +147,13 @@ def test_mutated_fixtures_never_crash() -> None:
 
     rnd = random.Random(7)
     values = [None, 3, "x", [], {}, [3], {"a": 1}, True, -1, 1.5, "1Gi", [{"x": None}]]
-    kinds = {"nodes": "Node", "pods": "Pod", "daemonsets": "DaemonSet", "events": "Event", "configmaps": "ConfigMap"}
+    kinds = {
+        "nodes": "Node",
+        "pods": "Pod",
+        "daemonsets": "DaemonSet",
+        "events": "Event",
+        "configmaps": "ConfigMap",
+    }
 
     def paths(o: object, pre: tuple = ()) -> list[tuple]:
         out: list[tuple] = []
@@ -149,10 +177,22 @@ def test_mutated_fixtures_never_crash() -> None:
                 target = target[k]
             target[p[-1]] = rnd.choice(values)
             try:
-                lists = {k: None if c.get(k) is None else list_items({"kind": "List", "items": c[k]}, k, kind, "")
-                         for k, kind in kinds.items()}
+                lists = {
+                    k: None if c.get(k) is None else list_items({"kind": "List", "items": c[k]}, k, kind, "")
+                    for k, kind in kinds.items()
+                }
                 pools = _nodepools(c["nodepools"], "nodepools.json", "") if c.get("nodepools") else None
-                diagnose(Snapshot("x", lists["nodes"] or [], lists["pods"] or [], lists["daemonsets"] or [],
-                                  lists["events"] or [], lists["configmaps"], None, pools))
+                diagnose(
+                    Snapshot(
+                        "x",
+                        lists["nodes"] or [],
+                        lists["pods"] or [],
+                        lists["daemonsets"] or [],
+                        lists["events"] or [],
+                        lists["configmaps"],
+                        None,
+                        pools,
+                    )
+                )
             except InputError:
                 pass

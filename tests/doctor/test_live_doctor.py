@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from loopback_apiserver import Cluster, Server, kubeconfig
 
+from loopback_apiserver import Cluster, Server, kubeconfig
 from support import run_cli, run_program
 
 

@@ -21,7 +21,10 @@ def test_fit_error_current_wording_with_dra_fragment() -> None:
         "scheduling, 3 No preemption victims found for incoming pod."
     )
     assert f is not None and f.nodes == 5
-    assert [(r.count, r.kind, r.resource) for r in f.reasons] == [(2, "taint", None), (3, "resource", "nvidia.com/gpu")]
+    assert [(r.count, r.kind, r.resource) for r in f.reasons] == [
+        (2, "taint", None),
+        (3, "resource", "nvidia.com/gpu"),
+    ]
     assert [r.count for r in f.preemption] == [2, 3]
 
 
@@ -33,8 +36,8 @@ def test_fit_error_older_wordings() -> None:
     )
     assert f is not None and f.reasons[0].taint == ("sku", "gpu")
     old = parse.fit_error(
-        "0/4 nodes are available: 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't "
-        "tolerate, 3 node(s) didn't match Pod's node affinity/selector."
+        "0/4 nodes are available: 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod "
+        "didn't tolerate, 3 node(s) didn't match Pod's node affinity/selector."
     )
     assert old is not None
     assert [(r.count, r.kind) for r in old.reasons] == [(1, "taint"), (3, "affinity")]
@@ -65,7 +68,9 @@ def test_autoscaler_events() -> None:
 def test_autoscaler_status_both_forms() -> None:
     import build_snapshots as b
 
-    y = parse.autoscaler_status(b.ca_status_yaml(2, 1, 3, resource_unready=2, backoff="QuotaExceeded: x")["data"]["status"])
+    y = parse.autoscaler_status(
+        b.ca_status_yaml(2, 1, 3, resource_unready=2, backoff="QuotaExceeded: x")["data"]["status"]
+    )
     assert y is not None and y.form == "yaml" and y.health == "Healthy" and y.resource_unready == 2
     (g,) = y.groups.values()
     assert g.max_size == 3 and g.scale_up == "Backoff" and g.backoff == "QuotaExceeded x"

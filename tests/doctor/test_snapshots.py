@@ -114,8 +114,8 @@ def test_untolerated_taint_fix_names_the_toleration() -> None:
     )
     f = next(f for f in doc["findings"] if f["rule"] == "GP610")
     assert (
-        f["fix"]
-        == "add to the pod template: tolerations: [{key: sku, operator: Equal, value: gpu, effect: NoSchedule}]"
+        f["fix"] == "add to the pod template: tolerations: "
+        "[{key: sku, operator: Equal, value: gpu, effect: NoSchedule}]"
     )
     assert "no GPU pool admits it" in f["message"]
     assert f["pods"] == ["ml/inference-5f7b9c6d8-h2k4p", "ml/inference-5f7b9c6d8-q8w3e"]
@@ -156,3 +156,23 @@ def test_namespace_filter() -> None:
     case = str(SNAPSHOTS / "pending-max-size")
     doc = json.loads(run_cli("doctor", "--snapshot", case, "-o", "json", "-n", "other").stdout)
     assert doc["findings"] == [] and doc["pendingPods"] == []
+
+
+def test_cuda_from_catalog_driver_is_a_warning() -> None:
+    """No GFD labels: the driver AKS installs for the size (catalog) stands in; the finding is a warning."""
+    from gpupool.cluster import Snapshot
+
+    case = build_snapshots.cuda_too_new()
+    for n in case["nodes"]:
+        n["metadata"]["labels"] = {
+            k: v for k, v in n["metadata"]["labels"].items() if not k.startswith("nvidia.com/")
+        }
+    bad = next(p for p in case["pods"] if p["metadata"]["name"].startswith("render-"))
+    bad["status"]["containerStatuses"][0]["lastState"] = {}
+    snap = Snapshot("x", case["nodes"], case["pods"], case["daemonsets"], case["events"], None, None, None)
+    (f,) = diagnose(snap).findings
+    assert (f.rule, f.severity.value) == ("GP660", "warning")
+    assert (
+        "570.211.01 (the driver AKS installs for Standard_NV36ads_A10_v5 per gpupool's catalog"
+        in "\n".join(f.extra["evidence"])
+    )

@@ -47,11 +47,18 @@ def register(app: typer.Typer) -> None:
         timeout: float = typer.Option(15.0, "--timeout", help="Seconds per API call (live mode)."),
         output: Format = typer.Option(Format.text, "-o", "--output", help="text or json."),
         ignore: list[str] | None = typer.Option(None, "--ignore", help="Rule IDs or names to skip."),
+        pool: list[Path] | None = typer.Option(
+            None,
+            "--pool",
+            metavar="SPEC",
+            help="Pool specs (files or directories): compare the nodes with them.",
+        ),
         fail_on: FailOn = fail_on_option(),
     ) -> None:
         """Diagnose why GPUs are not used on an AKS cluster: nodes, driver, device plugin, resources, pods.
 
-        Read-only. Exit 0: no error findings; 1: errors (see --fail-on); 2: unusable input or unreachable cluster.
+        Read-only. Exit 0: no error findings; 1: errors (see --fail-on); 2: unusable input or an unreachable
+        cluster.
         """
         from gpupool.cli.common import parse_ignores
         from gpupool.errors import InputError
@@ -75,6 +82,11 @@ def register(app: typer.Typer) -> None:
         if not 0 < timeout <= 600:
             raise InputError(None, None, f"--timeout {timeout:g}: expected 0 < seconds <= 600")
         ignored = parse_ignores(ignore)
+        designed = None
+        if pool:
+            from gpupool.spec import load_many
+
+            designed = load_many([str(p) for p in pool])  # bad specs: exit 2 before touching the cluster
         if snapshot is not None:
             from gpupool.cluster import read_snapshot
 
@@ -89,9 +101,13 @@ def register(app: typer.Typer) -> None:
 
                 snap = read_snapshot(write_snapshot(snap, collect))
                 typer.echo(f"gpupool: snapshot written to {collect}", err=True)
+        import gc
+
         from gpupool.doctor import diagnose
 
-        result = diagnose(snap, namespaces=namespace, ignore=ignored)
+        gc.freeze()  # the snapshot's objects live to the end: keep the collector from rescanning them
+
+        result = diagnose(snap, namespaces=namespace, ignore=ignored, pools=designed)
         if output is Format.json:
             from gpupool.report.jsonout import dumps
 

@@ -56,30 +56,34 @@ def images(obj: Any) -> list[str]:
     return out
 
 
-def _names(obj: Any) -> list[str]:
-    meta = obj.get("metadata") if isinstance(obj, dict) else None
-    if not isinstance(meta, dict):
-        return []
-    names = [str(meta.get("name") or "")]
-    for ref in meta.get("ownerReferences") or []:
+def _owner_text(meta: dict) -> str:
+    parts = []
+    for ref in meta.get("ownerReferences") or ():
         if isinstance(ref, dict) and ref.get("name"):
-            names.append(str(ref["name"]))
+            parts.append(str(ref["name"]))
     labels = meta.get("labels")
     if isinstance(labels, dict):
         for key in ("app", "app.kubernetes.io/name", "name", "k8s-app"):
-            if isinstance(labels.get(key), str):
-                names.append(labels[key])
-    return names
+            v = labels.get(key)
+            if isinstance(v, str):
+                parts.append(v)
+    return "\n".join(parts).lower()
+
+
+def _match(text: str, which: int) -> str | None:
+    for rule in _RULES:
+        for frag in rule[which]:
+            if frag in text:
+                return rule[0]
+    return None
 
 
 def role(obj: Any) -> str | None:
     """The GPU stack role of a Pod or DaemonSet (``device-plugin``, ``dcgm-exporter``...), or None."""
-    names = [n.lower() for n in _names(obj)]
-    for r, name_parts, _ in _RULES:
-        if any(p in n for n in names for p in name_parts):
-            return r
-    imgs = [i.lower() for i in images(obj)]
-    for r, _, image_parts in _RULES:
-        if any(p in i for i in imgs for p in image_parts):
-            return r
-    return None
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    if not isinstance(meta, dict):
+        return None
+    r = _match((str(meta.get("name") or "") + "\n" + _owner_text(meta)).lower(), 1)
+    if r is None:
+        r = _match("\n".join(images(obj)).lower(), 2)
+    return r

@@ -165,40 +165,91 @@ def _compile(table: dict[str, tuple]) -> dict:
 
 
 _COMPILED = {kind: _compile(t) for kind, t in SHAPES.items()}
-_NAMES = {tuple: "", str: "a string", int: "an integer", float: "a number", bool: "true/false", dict: "an object",
-          list: "a list"}
+_NAMES = {
+    tuple: "",
+    str: "a string",
+    int: "an integer",
+    float: "a number",
+    bool: "true/false",
+    dict: "an object",
+    list: "a list",
+}
+
+
+def _check(v: Any, entry: list, here: str) -> str | None:
+    types, sub = entry
+    if types is not None and (not isinstance(v, types) or (types is INT and isinstance(v, bool))):
+        want = " or ".join(_NAMES.get(t, t.__name__) for t in types)
+        return f"{here} is {type(v).__name__}, expected {want}"
+    if sub and isinstance(v, (dict, list)):
+        return _walk(v, sub, here)
+    return None
 
 
 def _walk(value: Any, tree: dict, path: str) -> str | None:
-    if isinstance(value, dict):
-        items = value.items()
-    elif isinstance(value, list):
-        items = ((str(i), v) for i, v in enumerate(value))
-    else:
-        return None
+    """Only the paths in ``tree`` are visited (named keys looked up; ``*`` over every item)."""
     star = tree.get("*")
-    for key, v in items:
-        entry = tree.get(key) if not isinstance(value, list) else None
-        for e in (entry, star):
-            if e is None:
+    if isinstance(value, dict):
+        for key, entry in tree.items():
+            if key == "*":
                 continue
-            types, sub = e
-            here = f"{path}.{key}" if path else key
-            if v is None:
-                continue
-            if types is not None and (not isinstance(v, types) or (types is INT and isinstance(v, bool))):
-                want = " or ".join(_NAMES.get(t, t.__name__) for t in types)
-                return f"{here} is {type(v).__name__}, expected {want}"
-            if sub:
-                bad = _walk(v, sub, here)
+            v = value.get(key)
+            if v is not None:
+                bad = _check(v, entry, f"{path}.{key}" if path else key)
+                if bad:
+                    return bad
+        if star is not None:
+            for key, v in value.items():
+                if v is not None:
+                    bad = _check(v, star, f"{path}.{key}" if path else str(key))
+                    if bad:
+                        return bad
+    elif isinstance(value, list) and star is not None:
+        for i, v in enumerate(value):
+            if v is not None:
+                bad = _check(v, star, f"{path}.{i}")
                 if bad:
                     return bad
     return None
 
 
+def _ok(value: Any, tree: dict) -> bool:
+    """The fast pass (no paths built): True when every checked field has its type."""
+    star = tree.get("*")
+    if isinstance(value, dict):
+        for key, (types, sub) in tree.items():
+            if key == "*":
+                continue
+            v = value.get(key)
+            if v is None:
+                continue
+            if types is not None and (not isinstance(v, types) or (types is INT and v.__class__ is bool)):
+                return False
+            if sub and not _ok(v, sub):
+                return False
+        if star is None:
+            return True
+        vals = value.values()
+    elif isinstance(value, list):
+        if star is None:
+            return True
+        vals = value
+    else:
+        return True
+    types, sub = star
+    for v in vals:
+        if v is None:
+            continue
+        if types is not None and (not isinstance(v, types) or (types is INT and v.__class__ is bool)):
+            return False
+        if sub and not _ok(v, sub):
+            return False
+    return True
+
+
 def problem(kind: str, obj: dict) -> str | None:
     """The first field of ``obj`` with a type no API server writes, as ``path is X, expected Y``."""
     tree = _COMPILED.get(kind)
-    if not tree:
+    if not tree or _ok(obj, tree):
         return None
     return _walk(obj, tree, "")

@@ -121,9 +121,10 @@ class Pending:
 
 
 class Context:
-    def __init__(self, view: View, prices: PriceTable) -> None:
+    def __init__(self, view: View, prices: PriceTable, pools: list | None = None) -> None:
         self.view = view
         self.prices = prices
+        self.pools = list(pools or [])  # designed pools (--pool SPEC), PoolSpec
 
     # ---- the device plugin chain --------------------------------------------------------------------
 
@@ -185,8 +186,10 @@ class Context:
                     )
                 else:
                     fix = (
-                        "make the driver available: let AKS install it (pool without --gpu-driver None), or run "
-                        "the GPU Operator with its driver and container toolkit; check the runtime (nvidia) is "
+                        "make the driver available: let AKS install it (pool without --gpu-driver "
+                        "None), or run "
+                        "the GPU Operator with its driver and container toolkit; check the runtime "
+                        "(nvidia) is "
                         "the default or set runtimeClassName: nvidia on the plugin"
                     )
                 ev = missing + ([f"pool {node.pool}: gpuProfile.driver={driver}"] if driver else [])
@@ -206,13 +209,16 @@ class Context:
                     "GP604",
                     "the device plugin pod on the node is crash-looping",
                     ev,
-                    f"read its logs: kubectl logs -p -n {pod_ref(pod).replace('/', ' ')}; fix the config or image",
+                    f"read its logs: kubectl logs -p -n {pod_ref(pod).replace('/', ' ')}; fix the "
+                    "config or image",
                 )
             return PluginDiagnosis(
                 "GP606",
                 f"device plugin pod {pod_ref(pod)} runs on the node, yet no GPU is advertised",
-                [f"Pod {pod_ref(pod)}: phase {(pod.get('status') or {}).get('phase')}"]
-                + self.log_lines(pod, "configError"),
+                [
+                    f"Pod {pod_ref(pod)}: phase {(pod.get('status') or {}).get('phase')}",
+                    *self.log_lines(pod, "configError"),
+                ],
                 f"read its logs: kubectl logs -n {pod_ref(pod).replace('/', ' ')}",
             )
         if not plugin_ds:
@@ -256,7 +262,8 @@ class Context:
                 "the device plugin DaemonSet's node selector/affinity does not match the node",
                 ev,
                 "match the pool's labels (e.g. kubernetes.azure.com/accelerator: nvidia), or label the nodes "
-                "the selector wants (Helm chart defaults need NFD/GFD labels such as nvidia.com/gpu.present=true)",
+                "the selector wants (Helm chart defaults need NFD/GFD labels such as "
+                "nvidia.com/gpu.present=true)",
             )
         return PluginDiagnosis(
             "GP606",

@@ -76,9 +76,11 @@ def diagnose(
     prices: PriceTable | None = None,
     namespaces: list[str] | None = None,
     ignore: set[str] | None = None,
+    pools: list | None = None,
 ) -> DoctorResult:
+    """Diagnose ``snap``; ``pools``: designed pools (PoolSpec) to compare the nodes with (GP680)."""
     view = view_mod.build(snap, namespaces)
-    ctx = Context(view, prices or bundled())
+    ctx = Context(view, prices or bundled(), pools)
     findings: list[Finding] = []
     for mod in rule_modules():
         if ignore and mod.ID in ignore:

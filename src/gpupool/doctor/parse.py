@@ -2,8 +2,9 @@
 autoscaler's events and status ConfigMap (YAML and the older text form), CUDA versions of images, log lines.
 
 Wordings: knowledge base scheduling-and-diagnosis.md sections 1.2-1.3 and 2.1 (kube-scheduler
-``framework/types.go`` FitError, ``tainttoleration`` reasons by version; CA ``eventing_scale_up_processor.go``,
-``skippedreasons.go``; status ConfigMap YAML since kubernetes/autoscaler PR #6375, 2023-12); checked 2026-12-03.
+``framework/types.go`` FitError, ``tainttoleration`` reasons by version; CA
+``eventing_scale_up_processor.go``, ``skippedreasons.go``; status ConfigMap YAML since
+kubernetes/autoscaler PR #6375, 2023-12); checked 2026-12-03.
 """
 
 from __future__ import annotations
@@ -212,7 +213,7 @@ _REQUIRE = re.compile(r"cuda>=(\d+)\.(\d+)")
 
 
 def image_cuda(image: str, env: list | None = None) -> str | None:
-    """The CUDA version an image is built for: ``NVIDIA_REQUIRE_CUDA``, the ``cuda:X.Y`` tag, or ``-cudaX.Y``."""
+    """The CUDA version an image is built for: ``NVIDIA_REQUIRE_CUDA``, a ``cuda:X.Y`` tag, ``-cudaX.Y``."""
     for e in env or []:
         if isinstance(e, dict) and e.get("name") == "NVIDIA_REQUIRE_CUDA":
             m = _REQUIRE.search(str(e.get("value") or ""))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+
 from gpupool.doctor.view import View
 from gpupool.simulate import facts as sim_facts
 from gpupool.simulate.cluster import Cluster
@@ -97,16 +98,25 @@ class Placer:
             pools.append((spec, shape, n.unschedulable))
         self.cluster = Cluster(self.registry, self.msgs, sim_facts.scoring(), pools)
         c = self.cluster
+        add_existing = getattr(c, "add_existing", None)  # simulate's way to add a real node, if present
         for i, n in enumerate(view.nodes):
-            nid = c.add_nodes(i, 1)[0]
+            if add_existing is not None:
+                add_existing(i, n.name, n.labels)
+                continue
+            nid = c.add_nodes(i, 1)[0]  # a node of the pool, given the real node's name and labels
             del c.by_name[c.node_name[nid]]
             c.node_name[nid] = n.name
             c.by_name[n.name] = nid
             c.node_labels[nid] = n.labels
+        bound_shapes: dict[tuple, object] = {}
         for seq, (i, p, (reqs, nzc, nzm)) in enumerate(bound):
-            shape = self.book.shape({}, reqs, nzc, nzm, _priority(p), False)
+            key = (tuple(sorted(reqs.items())), nzc, nzm, _priority(p))
+            shape = bound_shapes.get(key)
+            if shape is None:  # a running pod only weighs on its node: requests and priority are enough
+                shape = bound_shapes[key] = self.book.shape({}, reqs, nzc, nzm, key[3], False)
             c.bind(Pod(str((p.get("metadata") or {}).get("name")), 0, shape, seq), i)
         self._seq = len(bound)
+        self._by_shape: dict[int, Placement] = {}
 
     def _requests(self, spec: dict) -> tuple[dict[str, int], int, int]:
         key = repr(
@@ -129,6 +139,10 @@ class Placer:
         spec = pod.get("spec") or {}
         reqs, nzc, nzm = self._requests(spec)
         shape = self.book.shape(spec, reqs, nzc, nzm, _priority(pod), spec.get("preemptionPolicy") == "Never")
+        cached = self._by_shape.get(shape.id)
+        if cached is not None:  # identical pods (one ReplicaSet) get the same answer
+            return cached
+
         self._seq += 1
         p = Pod(str((pod.get("metadata") or {}).get("name")), 0, shape, self._seq)
         c = self.cluster
@@ -155,7 +169,9 @@ class Placer:
                 v.fits += 1
         target = c.select(p)
         message = c.diagnose(p).message
-        return Placement(message, c.node_name[target] if target is not None else None, verdicts)
+        out = Placement(message, c.node_name[target] if target is not None else None, verdicts)
+        self._by_shape[shape.id] = out
+        return out
 
 
 def _priority(pod: dict) -> int:

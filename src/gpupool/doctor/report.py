@@ -23,7 +23,8 @@ def _clean(text: object) -> str:
 def render(result: DoctorResult) -> str:
     s = result.summary
     lines = [
-        f"doctor: {_clean(result.source)}: {s['nodes']} nodes ({s['gpuNodes']} GPU, {s['gpuNodesAdvertising']} advertising "
+        f"doctor: {_clean(result.source)}: {s['nodes']} nodes ({s['gpuNodes']} GPU, "
+        f"{s['gpuNodesAdvertising']} advertising "
         f"GPUs), {s['pods']} pods, {s['pendingGpuPods']} Pending GPU pods",
     ]
     current = None

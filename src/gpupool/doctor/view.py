@@ -80,7 +80,7 @@ class View:
         return self.pools.get(name)
 
     def pool_driver(self, name: str) -> str | None:
-        """``Install`` / ``None`` from ``gpuProfile.driver`` (absent profile: AKS installs it); None unknown."""
+        """``Install`` / ``None`` from ``gpuProfile.driver`` (no profile: AKS installs it); None: unknown."""
         p = self.pools.get(name)
         if p is None:
             return None

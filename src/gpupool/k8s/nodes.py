@@ -61,10 +61,20 @@ def accelerator(node: Any) -> str | None:
     return None
 
 
+_PARSED: dict[object, Fraction | None] = {}  # the same few quantity strings repeat on every node
+
+
 def _quantities(section: dict) -> dict[str, Fraction]:
     out: dict[str, Fraction] = {}
     for k, v in section.items():
-        q = try_quantity(v)
+        try:
+            q = _PARSED[v]
+        except KeyError:
+            q = try_quantity(v)
+            if len(_PARSED) < 100_000:
+                _PARSED[v] = q
+        except TypeError:  # unhashable: not a quantity
+            q = None
         if q is not None:
             out[str(k)] = q
     return out

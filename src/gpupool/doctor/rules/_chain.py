@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+
 from gpupool.doctor.context import Context, finding, group_by_pool, node_list, plural
 from gpupool.findings import Finding, Severity
 

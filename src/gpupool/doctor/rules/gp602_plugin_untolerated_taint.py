@@ -21,8 +21,9 @@ Failing example::
 
 Passing example::
 
-    tolerations: [{key: sku, operator: Equal, value: gpu, effect: NoSchedule},
-                  {key: kubernetes.azure.com/scalesetpriority, operator: Equal, value: spot, effect: NoSchedule}]
+    tolerations:
+    - {key: sku, operator: Equal, value: gpu, effect: NoSchedule}
+    - {key: kubernetes.azure.com/scalesetpriority, operator: Equal, value: spot, effect: NoSchedule}
 """
 
 from __future__ import annotations

@@ -17,9 +17,10 @@ Source: NVIDIA/k8s-device-plugin issues #1220, #1574, #1134, #1470, #1080, #906;
 
 Failing example::
 
-    I1204 07:31:31.765318  1 main.go:353] Incompatible strategy detected auto
-    I1204 07:31:31.765339  1 main.go:354] If this is a GPU node, did you configure the NVIDIA Container Toolkit?
-    I1204 07:31:31.765411  1 main.go:346] No devices found. Waiting indefinitely.
+    E1204 07:31:31.765318  1 factory.go:112] Incompatible strategy detected auto
+    E1204 07:31:31.765339  1 factory.go:113] If this is a GPU node, did you configure the NVIDIA Container
+    Toolkit?
+    I1204 07:31:31.765411  1 main.go:381] No devices found. Waiting indefinitely.
 
 Passing example::
 

@@ -8,8 +8,8 @@ whose plugin is the host service ``nvidia-device-plugin.service`` (no DaemonSet 
 Why: whatever the cause, pods requesting ``nvidia.com/gpu`` cannot land on the node, and the cluster
 autoscaler may treat it as unready (GP671).
 
-Fix: read the plugin's logs; on managed pools look at the ``UnhealthyNvidiaDevicePlugin`` condition and reimage
-or replace the node.
+Fix: read the plugin's logs; on managed pools look at the ``UnhealthyNvidiaDevicePlugin`` condition and
+reimage or replace the node.
 
 Source: AKS docs aks-managed-gpu-nodes.md (host services, conditions), checked 2026-12-02.
 

@@ -50,7 +50,10 @@ SUMMARY = (
 
 def _fix(ctx: Context, p: Pending, place: placement.Placement | None) -> str:
     if place is not None and place.node:
-        return f"it fits now on node {place.node}: the condition is stale or capacity was freed; wait or delete the pod"
+        return (
+            f"it fits now on node {place.node}: the condition is stale or capacity was freed; "
+            "wait, or delete the pod"
+        )
     landing = place.would_land if place else None
     if landing is not None:
         big = _too_big(ctx, p, landing)
@@ -65,8 +68,12 @@ def _fix(ctx: Context, p: Pending, place: placement.Placement | None) -> str:
         ):
             return f"pool {landing} advertises no GPU: fix its device plugin first (see GP601-GP606)"
         if info.get("enableAutoScaling") and info.get("count", 0) >= (info.get("maxCount") or 0):
-            return f"pool {landing} is at its maxCount {info.get('maxCount')}: raise it (az aks nodepool update --update-cluster-autoscaler --max-count N)"
-        return f"free or add room in pool {landing} ({', '.join(lacks) or 'no room'}): scale the pool or move pods"
+            return (
+                f"pool {landing} is at its maxCount {info.get('maxCount')}: raise it "
+                "(az aks nodepool update --update-cluster-autoscaler --max-count N)"
+            )
+        room = ", ".join(lacks) or "no room"
+        return f"free or add room in pool {landing} ({room}): scale the pool or move pods"
     # nothing admits it: name the first blocker of the GPU pools
     gpu_pools = sorted({n.pool for n in ctx.view.gpu_nodes})
     for pool in gpu_pools:
@@ -81,7 +88,10 @@ def _fix(ctx: Context, p: Pending, place: placement.Placement | None) -> str:
                 + ", ".join(format_toleration(t) for t in _uniq(bad))
                 + "]"
             )
-    return "make the pod's nodeSelector/affinity match a GPU pool's labels (kubernetes.azure.com/agentpool: <pool>)"
+    return (
+        "make the pod's nodeSelector/affinity match a GPU pool's labels "
+        "(kubernetes.azure.com/agentpool: <pool>)"
+    )
 
 
 def _too_big(ctx: Context, p: Pending, pool: str) -> str | None:
@@ -126,6 +136,8 @@ def _where(place: placement.Placement | None) -> str:
     if place.would_land is None:
         return "no GPU pool admits it (taints, selector)"
     v = place.pools[place.would_land]
+    if not v.offers:
+        return f"pool {place.would_land} admits it but its nodes advertise none of what it requests"
     lacks = sorted({r for reason in v.reasons for r in reason.split(", ")})
     return f"pool {place.would_land} admits it but lacks room: {', '.join(lacks)}"
 

@@ -16,7 +16,8 @@ issues #637, #693; checked 2026-12-02.
 
 Failing example::
 
-    resources: {limits: {nvidia.com/mig-1g.10gb: 1}}   # nodes: nvidia.com/gpu: 7, nvidia.com/mig.strategy=single
+    resources: {limits: {nvidia.com/mig-1g.10gb: 1}}
+    # nodes: nvidia.com/gpu: 7, nvidia.com/mig.strategy=single
 
 Passing example::
 
@@ -48,9 +49,10 @@ def strategy(n: NodeView) -> str | None:
     if label in ("single", "mixed"):
         return label
     phys = n.physical_gpus
-    if phys and gpu.get(GPU_RESOURCE, 0) > phys and n.size is not None and n.size.mig_capable:
-        if n.labels.get(facts.label("gpuReplicas"), "1") in ("", "1"):
-            return "single"
+    mig_size = n.size is not None and n.size.mig_capable
+    not_shared = n.labels.get(facts.label("gpuReplicas"), "1") in ("", "1")
+    if phys and gpu.get(GPU_RESOURCE, 0) > phys and mig_size and not_shared:
+        return "single"
     return None
 
 

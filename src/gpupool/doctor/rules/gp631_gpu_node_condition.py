@@ -49,8 +49,10 @@ def check(ctx: Context) -> Iterator[Finding]:
                 n.object,
                 "resources",
                 [
-                    f"condition {t}: status True, reason {cond.get('reason', '')}, since {cond.get('lastTransitionTime', '?')}"
+                    f"condition {t}: status True, reason {cond.get('reason', '')}, since "
+                    f"{cond.get('lastTransitionTime', '?')}"
                 ],
-                "cordon and drain the node, then reimage or replace it (az aks nodepool upgrade --node-image-only "
+                "cordon and drain the node, then reimage or replace it (az aks nodepool upgrade "
+                "--node-image-only "
                 "or delete the VMSS instance)",
             )

@@ -14,7 +14,8 @@ AKS docs gpu-health-monitoring.md; checked 2026-12-03.
 
 Failing example::
 
-    Warning  XIDErrors  node/aks-gpunp-...-vmss000001  NVRM: Xid (PCI:0001:00:00): 79, pid=0, GPU has fallen off the bus.
+    Warning  XIDErrors  node/aks-ndv4-...-vmss000001
+             NVRM: Xid (PCI:0001:00:00): 79, pid=0, GPU has fallen off the bus.
 
 Passing example::
 
@@ -56,5 +57,6 @@ def check(ctx: Context) -> Iterator[Finding]:
                 n.object,
                 "resources",
                 [f"event: {m}" for _, m in sorted(xids.items())],
-                "cordon the node, check nvidia-smi -q and the kernel log; reimage or replace it for hardware Xids",
+                "cordon the node, check nvidia-smi -q and the kernel log; reimage or replace it for "
+                "hardware Xids",
             )

@@ -66,6 +66,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             f"pool {pool}",
             "driver",
             [f"nodes: {node_list(nodes)}", *evidence[nodes[0].name]],
-            "recreate the pool with --gpu-driver None for the Operator, or set the Operator's driver.enabled=false",
+            "recreate the pool with --gpu-driver None for the Operator, or set the Operator's "
+            "driver.enabled=false",
             nodes=[n.name for n in nodes],
         )

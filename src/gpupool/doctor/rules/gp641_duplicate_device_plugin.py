@@ -48,10 +48,12 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield finding(
             ID,
             SEVERITY,
-            f"{len(nodes)} GPU node(s) are served by {len(pods) + (1 if nodes[0].managed else 0)} device plugins each",
+            f"{len(nodes)} GPU node(s) are served by {len(pods) + (1 if nodes[0].managed else 0)} "
+            "device plugins each",
             f"pool {pool}",
             "device-plugin",
             ev,
-            "keep one plugin: remove the DaemonSet from managed nodes, or the hand-deployed one next to the GPU Operator",
+            "keep one plugin: remove the DaemonSet from managed nodes, or the hand-deployed one next "
+            "to the GPU Operator",
             nodes=[n.name for n in nodes],
         )

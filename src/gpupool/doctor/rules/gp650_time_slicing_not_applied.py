@@ -19,7 +19,8 @@ renameByDefault -> .shared); issues #1433, #990, #615; checked 2026-12-03.
 
 Failing example::
 
-    data: {any: '{"version":"v1","sharing":{"timeSlicing":{"resources":[{"name":"nvidia.com/gpu","replicas":4}]}}}'}
+    data:
+      any: '{"version":"v1","sharing":{"timeSlicing":{"resources":[{"name":"nvidia.com/gpu","replicas":4}]}}}'
     # node: capacity nvidia.com/gpu: "1", nvidia.com/gpu.count=1
 
 Passing example::
@@ -117,6 +118,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 f"nodes: {node_list(nodes)}: capacity {res}={phys}, no nvidia.com/gpu.replicas label",
             ],
             "point the device plugin at this ConfigMap and key (Helm config.name/config.default, Operator "
-            "devicePlugin.config) or label the nodes nvidia.com/device-plugin.config=<key>; restart the plugin pods",
+            "devicePlugin.config) or label the nodes nvidia.com/device-plugin.config=<key>; restart "
+            "the plugin pods",
             nodes=[n.name for n in nodes],
         )

@@ -52,5 +52,6 @@ def check(ctx: Context) -> Iterator[Finding]:
         "cluster",
         "device-plugin",
         ["no DaemonSet or pod named or imaged dcgm-exporter"],
-        "install the DCGM exporter (Helm chart gpu-helm-charts/dcgm-exporter) tolerating the GPU pools' taints",
+        "install the DCGM exporter (Helm chart gpu-helm-charts/dcgm-exporter) tolerating the GPU "
+        "pools' taints",
     )

@@ -2,7 +2,8 @@
 
 What it checks: containers of pods on GPU nodes (or requesting a GPU) whose CUDA version (the image's
 ``NVIDIA_REQUIRE_CUDA`` env, a ``cuda:X.Y`` tag or a ``-cudaX.Y`` tag part) is not supported by the node's
-driver (GFD label ``nvidia.com/cuda.driver-version.full`` or the older ``nvidia.com/cuda.driver.*``), per
+driver (GFD label ``nvidia.com/cuda.driver-version.full`` or the older ``nvidia.com/cuda.driver.*``; without
+GFD, the driver AKS installs for the VM size per the catalog, reported as a warning), per
 NVIDIA's compatibility table in the catalog; and the container toolkit's own refusal, ``unsatisfied
 condition: cuda>=X.Y``, in a container's state or the pod's events.
 
@@ -17,7 +18,8 @@ catalog/data/cuda.yaml; Azure/AKS#3994, #3454; checked 2026-12-02.
 
 Failing example::
 
-    image: nvcr.io/nvidia/cuda:13.1.0-runtime-ubuntu24.04   # node label nvidia.com/cuda.driver-version.full=570.211.01
+    image: nvcr.io/nvidia/cuda:13.1.0-runtime-ubuntu24.04
+    # node label nvidia.com/cuda.driver-version.full=570.211.01
 
 Passing example::
 
@@ -69,7 +71,11 @@ def _toolkit_refusal(ctx: Context, pod: dict) -> str | None:
 
 def check(ctx: Context) -> Iterator[Finding]:
     for n in ctx.view.gpu_nodes:
-        driver = node_driver(n)
+        driver, inferred = node_driver(n), False
+        if driver is None and n.size is not None and ctx.view.pool_driver(n.pool) != "None":
+            known = catalog.driver_for(n.size)  # the driver AKS installs for this size (no GFD labels)
+            if known is not None:
+                driver, inferred = known.version, True
         for pod in n.pods:
             m = pod.get("metadata") or {}
             if not ctx.view.in_scope(str(m.get("namespace") or "")) or not gpu_requests(
@@ -88,18 +94,27 @@ def check(ctx: Context) -> Iterator[Finding]:
             ev = [f"container {name}: image {image} (CUDA {cuda})" for name, image, cuda in bad]
             if driver:
                 newest = catalog.newest_native_cuda(driver)
-                ev.append(f"Node {n.name}: driver {driver} (newest CUDA it runs natively: {newest or '?'})")
+                origin = (
+                    f"the driver AKS installs for {n.vm_size} per gpupool's catalog, not read from the node"
+                    if inferred
+                    else "GFD label"
+                )
+                ev.append(
+                    f"Node {n.name}: driver {driver} ({origin}; "
+                    f"newest CUDA it runs natively: {newest or '?'})"
+                )
             if refusal:
                 ev.append(f"container toolkit: {refusal}")
             cuda_txt = bad[0][2] if bad else parse.cuda_requirement(refusal or "")
             yield finding(
                 ID,
-                SEVERITY,
+                Severity.WARNING if inferred and not refusal else SEVERITY,
                 f"runs on node {n.name} and needs CUDA {cuda_txt}, newer than the node's driver"
                 + (f" {driver}" if driver else ""),
                 f"Pod {pod_ref(pod)}",
                 "driver",
                 ev,
-                "use an image built for an older CUDA, or nodes with a newer driver (newer AKS node image, or the "
+                "use an image built for an older CUDA, or nodes with a newer driver (newer AKS node "
+                "image, or the "
                 "GPU Operator's driver on a --gpu-driver None pool)",
             )

@@ -65,7 +65,8 @@ def check(ctx: Context) -> Iterator[Finding]:
             f"pool {pool}",
             "pods",
             ev,
-            "scale the pool down (az aks nodepool scale, or a lower --min-count), or fix the workloads meant to run there",
+            "scale the pool down (az aks nodepool scale, or a lower --min-count), or fix the "
+            "workloads meant to run there",
             nodes=[n.name for n in nodes],
             hourlyCost=round(total, 4) if currency else None,
         )

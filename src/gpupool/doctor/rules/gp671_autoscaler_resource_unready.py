@@ -19,7 +19,8 @@ issues #10301, #8095, #7050; knowledge base scheduling-and-diagnosis.md section 
 
 Failing example::
 
-    # autoscaled cluster; node aks-gpunp-...: kubernetes.azure.com/accelerator=nvidia, allocatable without nvidia.com/gpu
+    # autoscaled cluster; node aks-gpunp-...: kubernetes.azure.com/accelerator=nvidia,
+    # allocatable without nvidia.com/gpu
 
 Passing example::
 
@@ -58,7 +59,8 @@ def check(ctx: Context) -> Iterator[Finding]:
             ev.append(f"cluster-autoscaler-status: resourceUnready={status.resource_unready}")
         if managed is False:
             ev.append(
-                f"pool {pool} is not autoscaled: this aborts scale-up for every pool (kubernetes/autoscaler#10301)"
+                f"pool {pool} is not autoscaled: this aborts scale-up for every pool "
+                "(kubernetes/autoscaler#10301)"
             )
         yield finding(
             ID,
@@ -68,6 +70,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             f"pool {pool}",
             "resources",
             ev,
-            "make the device plugin advertise nvidia.com/gpu there (GP601-GP606) or remove the unused GPU pool",
+            "make the device plugin advertise nvidia.com/gpu there (GP601-GP606) or remove the "
+            "unused GPU pool",
             nodes=[n.name for n in nodes],
         )
