@@ -379,6 +379,15 @@ def test_snapshot_adds_doctor_findings_and_cluster_pending(tmp_path):
     for b, p in zip(blocks, doctor["pendingPods"], strict=True):
         assert b.find_all("code", "block")[0].text == p["scheduler"]
     assert "doctor (GP6xx)" in root.find("section", id="findings").find("p", "lead").text
+    # the specs are the design doctor compares the nodes with (GP680)
+    other = tmp_path / "o.html"
+    run_cli("report", str(EXAMPLES / "t4-time-sliced-spot.yaml"), "--snapshot", str(snap), "-o", str(other))
+    spot = str(EXAMPLES / "t4-time-sliced-spot.yaml")
+    drift = json.loads(run_cli("doctor", "--snapshot", str(snap), "--pool", spot, "-o", "json").stdout)
+    gp680 = [f for f in drift["findings"] if f["rule"] == "GP680"]
+    assert gp680
+    root2, _ = parse(other.read_text())
+    assert [li for li in root2.find_all("li", "finding") if li.attrs["data-rule"] == "GP680"]
     bad = run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "--snapshot", str(tmp_path / "nope"),
                   "-o", str(tmp_path / "x.html"))
     assert bad.exit_code == 2 and not (tmp_path / "x.html").exists()

@@ -167,7 +167,7 @@ def gather(
         from gpupool.cluster import read_snapshot
         from gpupool.doctor import diagnose
 
-        res.doctor = diagnose(read_snapshot(snapshot), prices=prices)
+        res.doctor = diagnose(read_snapshot(snapshot), prices=prices, pools=res.pools)  # GP680: vs design
         res.snapshot = str(snapshot)
         lap("doctor")
     return res
