@@ -184,7 +184,11 @@ def test_findings_grouped_with_docs_from_explain(examples_page):
         explain = run_cli("explain", rid).stdout
         title, _, body = explain.partition("\n")
         assert title in doc.find("h3").text
-        assert doc.find("pre", "doc").text == body.strip("\n")
+        shown = doc.find("div", "doc").text  # the same words, set as prose (``code`` as <code>)
+        def words(t: str) -> str:
+            t = re.sub(r"(?m)^\s*[*-] ", " ", t)  # list bullets become <li>
+            return " ".join(t.replace("``", "").replace("::", ":").split())
+        assert words(shown) == words(body), rid
 
 
 def test_pending_pods_with_scheduler_words(tmp_path):
@@ -454,3 +458,20 @@ def test_hostile_spec_is_refused_before_any_page(tmp_path, field):
     r = run_cli("report", str(spec), "-o", str(out))
     assert r.exit_code == 2 and r.stderr.startswith("gpupool: error: ") and r.stderr.count("\n") == 1
     assert not out.exists()
+
+
+def test_rule_docs_set_as_prose():
+    from gpupool.cli.explain import render_doc
+    from gpupool.htmlpage import ruledoc
+    from gpupool.rules import all_rules, lookup
+
+    kinds = [b["kind"] for b in ruledoc.blocks(render_doc(lookup("GP201")).partition("\n")[2])]
+    assert kinds[:3] == ["meta", "h", "p"] and "pre" in kinds  # "What it checks" alone on its line
+    gp124 = ruledoc.blocks(render_doc(lookup("GP124")).partition("\n")[2])
+    assert any(b["kind"] == "ul" and len(b["items"]) == 2 for b in gp124)
+    for info in all_rules().values():  # no word lost for any rule
+        body = render_doc(info).partition("\n")[2]
+        def words(t: str) -> str:  # bullets aside (a list item keeps its words, not its "* ")
+            return " ".join(re.sub(r"(?<!\S)[*-] ", " ", t.replace("``", "").replace("::", ":")).split())
+
+        assert words(ruledoc.plain(ruledoc.blocks(body))) == words(body), info.id

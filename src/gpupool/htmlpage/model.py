@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from gpupool.findings import Finding, Severity, sort_key
-from gpupool.htmlpage import chain, facts
+from gpupool.htmlpage import chain, facts, ruledoc
 from gpupool.htmlpage.changes import diff_views
 from gpupool.htmlpage.costs import capacity, cost_bars, money
 from gpupool.htmlpage.gather import Results
@@ -299,7 +299,7 @@ def _rule_docs(ids: set[str]) -> list[dict[str, Any]]:
         text = render_doc(info)
         title, _, body = text.partition("\n")
         out.append({"id": info.id, "name": info.name, "severity": info.severity.value, "title": title,
-                    "body": body.strip("\n")})
+                    "body": body.strip("\n"), "blocks": ruledoc.blocks(body)})
     return out
 
 

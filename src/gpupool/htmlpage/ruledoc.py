@@ -1,0 +1,82 @@
+"""A rule's documentation (the text ``gpupool explain`` prints) as blocks the page can set as prose.
+
+The docstrings follow a few plain-text habits: paragraphs split by blank lines, a section name either alone
+on a line with the text indented under it (``Why`` / ``  The API server ...``) or leading its paragraph
+(``Why: ...``), ``Label::`` before an indented example, and ````code```` inline. Nothing else is
+interpreted; every block keeps its words, and the template escapes them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_LEAD = re.compile(r"^([A-Z][A-Za-z ,/()-]{1,30}):\s+(\S.*)$", re.S)
+
+
+def _parts(text: str) -> list[tuple[bool, str]]:
+    """Text split into (is_code, piece) at ````code```` spans."""
+    pieces = text.split("``")
+    if len(pieces) % 2 == 0:  # an odd number of markers: leave the text as it is
+        return [(False, text)]
+    return [(i % 2 == 1, p) for i, p in enumerate(pieces) if p]
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def blocks(body: str) -> list[dict[str, Any]]:
+    """``body`` (the doc after its title line) as blocks: meta, heading, paragraph (with an optional bold lead
+    label) or pre (examples and indented listings, kept verbatim)."""
+    out: list[dict[str, Any]] = []
+    chunks = re.split(r"\n[ \t]*\n", body.strip("\n"))
+    for n, chunk in enumerate(chunks):
+        lines = chunk.split("\n")
+        if n == 0 and lines[0].startswith("Severity:"):
+            out.append({"kind": "meta", "text": " ".join(chunk.split())})
+            continue
+        if all(_indent(x) >= 4 or not x.strip() for x in lines):
+            base = min(_indent(x) for x in lines if x.strip())
+            out.append({"kind": "pre", "text": "\n".join(x[base:] for x in lines)})
+            continue
+        head = lines[0]
+        if head.rstrip().endswith("::") and len(lines) == 1:
+            out.append({"kind": "h", "text": head.rstrip()[:-2] + ":"})
+            continue
+        indented_under = len(lines) > 1 and all(_indent(x) >= 2 for x in lines[1:] if x.strip())
+        if _indent(head) == 0 and indented_under and len(head) <= 40 and not head.rstrip().endswith("."):
+            out.append({"kind": "h", "text": head.strip()})
+            lines = lines[1:]
+        if lines and all(x.lstrip().startswith(("* ", "- ")) or _indent(x) > _indent(lines[0])
+                         for x in lines if x.strip()) and lines[0].lstrip().startswith(("* ", "- ")):
+            items: list[list[str]] = []
+            for x in lines:
+                if x.lstrip().startswith(("* ", "- ")):
+                    items.append([x.lstrip()[2:]])
+                elif x.strip():
+                    items[-1].append(x.strip())
+            out.append({"kind": "ul", "items": [_parts(" ".join(" ".join(i).split())) for i in items]})
+            continue
+        text = " ".join(" ".join(lines).split())
+        lead = None
+        m = _LEAD.match(text)
+        if m and len(m.group(1)) <= 30:
+            lead, text = m.group(1), m.group(2)
+        out.append({"kind": "p", "lead": lead, "parts": _parts(text)})
+    return out
+
+
+def plain(blocks_: list[dict[str, Any]]) -> str:
+    """The words of the blocks (tests compare them with ``explain``'s)."""
+    words: list[str] = []
+    for b in blocks_:
+        if b["kind"] == "p":
+            if b["lead"]:
+                words.append(b["lead"] + ":")
+            words.append("".join(t for _, t in b["parts"]))
+        elif b["kind"] == "ul":
+            words += ["* " + "".join(t for _, t in item) for item in b["items"]]
+        else:
+            words.append(b["text"])
+    return " ".join(" ".join(words).replace("``", "").split())
