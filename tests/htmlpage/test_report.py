@@ -475,3 +475,15 @@ def test_rule_docs_set_as_prose():
             return " ".join(re.sub(r"(?<!\S)[*-] ", " ", t.replace("``", "").replace("::", ":")).split())
 
         assert words(ruledoc.plain(ruledoc.blocks(body))) == words(body), info.id
+
+
+def test_same_inputs_same_page(tmp_path, monkeypatch):
+    """With SOURCE_DATE_EPOCH the page is reproducible byte for byte (no random ids, no dict-order noise)."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764720000")
+    pages = []
+    for n in range(2):
+        out = tmp_path / f"r{n}.html"
+        run_cli("report", *_args(), "-o", str(out), "--fail-on", "none")
+        pages.append(out.read_bytes())
+    assert pages[0] == pages[1]
+    assert b"generated 2025-12-03 00:00 UTC" in pages[0]

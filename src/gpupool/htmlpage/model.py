@@ -24,6 +24,17 @@ MAX_POOL_NAMES = 6
 MAX_EVIDENCE = 8
 
 
+def _now() -> datetime:
+    """Now, or ``SOURCE_DATE_EPOCH`` (reproducible builds' convention) when it is set: the same inputs then
+    give the same page, byte for byte."""
+    import os
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        return datetime.fromtimestamp(int(epoch), UTC)
+    return datetime.now(UTC)
+
+
 def _pool_of_object(obj: str | None, names: set[str]) -> str | None:
     """``GpuNodePool gpunp`` / ``NodePool system`` / ``pool gpunp`` -> ``gpunp`` when it is one of ours."""
     if not obj:
@@ -47,9 +58,8 @@ class _Builder:
     def __init__(self, res: Results, generated: datetime | None) -> None:
         self.res = res
         self.sim = res.simulation
-        self.generated = generated or datetime.now(UTC)
+        self.generated = generated or _now()
         self.names = {p.name for p in res.pools}
-        self.pool_index = {p.name: i for i, p in enumerate(res.pools)}
         # where each workload's pods went, and which pools a workload is meant for (offers its GPUs)
         self.landed: dict[str, Counter[str]] = defaultdict(Counter)  # pool -> workload ref -> pods
         self.pools_of_ref: dict[str, list[str]] = defaultdict(list)
