@@ -156,3 +156,33 @@ def test_exec_credential_plugin(cluster: Cluster, tmp_path: Path) -> None:
         snap = read_live(kubeconfig=str(kc))
     assert len(snap.nodes) == 2
     assert cluster.auth and all(a == "Bearer token-from-exec-plugin" for a in cluster.auth)
+
+
+def test_logs_of_broken_gpu_nodes_first(
+    cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import copy
+
+    from gpupool.cluster import live
+
+    monkeypatch.setattr(live, "MAX_LOG_PODS", 1)
+    broken = copy.deepcopy(cluster.lists["/api/v1/nodes"][2][0])
+    broken["metadata"]["name"] = "gpu-node-3"
+    broken["metadata"]["labels"]["kubernetes.io/hostname"] = "gpu-node-3"
+    for part in ("capacity", "allocatable"):
+        broken["status"][part].pop("nvidia.com/gpu")
+    cluster.add("/api/v1/nodes", broken)
+    other = copy.deepcopy(PLUGIN_POD)
+    other["metadata"]["name"] = "nvidia-device-plugin-daemonset-aaaaa"  # sorts first by name
+    other["spec"]["nodeName"] = "gpu-node-1"
+    other["status"]["containerStatuses"][0].update(ready=True, restartCount=0)
+    cluster.add("/api/v1/pods", other)
+    cluster.logs[
+        ("kube-system", "nvidia-device-plugin-daemonset-aaaaa", "nvidia-device-plugin-ctr", False)
+    ] = "ok\n"
+    moved = cluster.lists["/api/v1/pods"][2]
+    next(p for p in moved if p["metadata"]["name"] == PLUGIN)["spec"]["nodeName"] = "gpu-node-3"
+    with Server(cluster) as srv:
+        snap = read_live(kubeconfig=str(kubeconfig(tmp_path / "kc", srv.url)))
+    assert {k.pod for k in snap.logs} == {PLUGIN}
+    assert any("read from the first 1 of 2 GPU stack pods" in n for n in snap.notes)

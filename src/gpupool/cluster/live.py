@@ -17,6 +17,7 @@ from gpupool import __version__
 from gpupool.cluster import components
 from gpupool.cluster.snapshot import LogKey, Snapshot
 from gpupool.errors import InputError, safe_text
+from gpupool.k8s import nodes as kn
 
 PAGE_SIZE = 500
 MAX_PAGES = 10_000
@@ -163,7 +164,7 @@ class LiveReader:
             "v1",
             "clusterpolicies",
         )
-        logs = self._logs(pods or [])
+        logs = self._logs(pods or [], nodes or [])
         meta: dict[str, Any] = {
             "capturedAt": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "context": self.context,
@@ -201,12 +202,23 @@ class LiveReader:
                 out.extend(items)
         return out if readable else None
 
-    def _logs(self, pods: list[dict]) -> dict[LogKey, str]:
+    def _logs(self, pods: list[dict], nodes: list[dict]) -> dict[LogKey, str]:
+        """Logs of the GPU stack's pods; within the bound, pods on GPU nodes that advertise no GPU first,
+        then pods that are not ready, then the rest (a plugin on a CPU node says only "No devices found")."""
         logs: dict[LogKey, str] = {}
-        chosen = sorted(
-            (p for p in pods if components.role(p) in components.LOG_ROLES),
-            key=lambda p: (p["metadata"].get("namespace", ""), p["metadata"].get("name", "")),
-        )
+        suspect = {kn.name(n) for n in nodes if _gpu_node_without_gpu(n)}
+
+        def rank(p: dict) -> tuple:
+            ready = all(
+                s.get("ready")
+                for s in (p.get("status") or {}).get("containerStatuses") or []
+                if isinstance(s, dict)
+            )
+            meta = p["metadata"]
+            node = (p.get("spec") or {}).get("nodeName")
+            return (node not in suspect, ready, meta.get("namespace", ""), meta.get("name", ""))
+
+        chosen = sorted((p for p in pods if components.role(p) in components.LOG_ROLES), key=rank)
         if len(chosen) > MAX_LOG_PODS:
             self.notes.append(f"logs: read from the first {MAX_LOG_PODS} of {len(chosen)} GPU stack pods")
         for pod in chosen[:MAX_LOG_PODS]:
@@ -244,6 +256,13 @@ class LiveReader:
         except ApiException:  # pragma: no cover - _call converts every ApiException
             return None
         return bytes(resp.data[:LOG_BYTES]).decode("utf-8", errors="replace")
+
+
+def _gpu_node_without_gpu(node: dict) -> bool:
+    labels = kn.labels(node)
+    gpu_label = kn.accelerator(node) == "nvidia" or labels.get("nvidia.com/gpu.present") == "true"
+    cap = kn.capacity(node)
+    return gpu_label and not any(k.startswith("nvidia.com/") and v > 0 for k, v in cap.items())
 
 
 def _partial(notes: list[str], what: str, items: list[dict]) -> list[dict]:
