@@ -129,3 +129,9 @@ def test_version_boundaries_come_from_the_data() -> None:
     assert facts.messages(parse_version("1.34.1")).dra_post_filter == "no new claims to deallocate"
     assert not facts.messages(parse_version("1.33")).fit_unresolvable
     assert facts.messages(parse_version("1.34.7")).fit_unresolvable
+
+
+def test_readme_names_exactly_the_verified_versions() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    claim = "**" + ", ".join(VERSIONS[:-1]) + " and " + VERSIONS[-1] + "**"
+    assert claim in " ".join(readme.split())
