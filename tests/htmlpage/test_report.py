@@ -487,3 +487,15 @@ def test_same_inputs_same_page(tmp_path, monkeypatch):
         pages.append(out.read_bytes())
     assert pages[0] == pages[1]
     assert b"generated 2025-12-03 00:00 UTC" in pages[0]
+
+
+def test_as_a_program(tmp_path):
+    """The real entry point: ``python -m gpupool report`` loads only its command and writes the page."""
+    from support import run_program
+
+    out = tmp_path / "r.html"
+    r = run_program("report", *EXAMPLE_ARGS, "-o", str(out))
+    assert r.exit_code == 1, r.stderr  # mistakes.yaml
+    assert r.stdout == "" and r.stderr.startswith(f"gpupool: wrote {out} (")
+    root, errors = parse(out.read_text())
+    assert errors == [] and len(root.find_all("article", "pool")) == 6
