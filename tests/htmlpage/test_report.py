@@ -499,3 +499,32 @@ def test_as_a_program(tmp_path):
     assert r.stdout == "" and r.stderr.startswith(f"gpupool: wrote {out} (")
     root, errors = parse(out.read_text())
     assert errors == [] and len(root.find_all("article", "pool")) == 6
+
+
+def test_page_stays_small_with_many_findings(tmp_path):
+    """However many findings the engines return, the page shows a bounded number (the rest counted)."""
+    import sys
+
+    from gpupool.findings import Finding, Severity
+    from gpupool.htmlpage.gather import gather
+    from gpupool.htmlpage.model import build
+    from gpupool.htmlpage.render import render
+
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        import report_render
+    finally:
+        sys.path.pop(0)
+    (tmp_path / "in.yaml").write_text(report_render.manifests(pools=50, workloads=100))
+    res = gather([str(tmp_path / "in.yaml")])
+    sevs = list(Severity)
+    for n in range(30_000):  # as if every pool had hundreds of findings of every severity
+        pool = res.pools[n % len(res.pools)]
+        res.check.append(Finding("GP126", sevs[n % 3], f"finding {n} " + "x" * 200, pool.where.path, n + 1,
+                                 object=pool.label, fix="y" * 100))
+    html = render(build(res))
+    assert len(html.encode()) < 2_000_000
+    root, _ = parse(html)
+    shown = len(root.find("section", id="findings").find_all("li", "finding"))
+    assert 500 < shown <= 1600
+    assert "more error finding(s) here" in html

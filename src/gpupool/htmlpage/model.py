@@ -18,8 +18,10 @@ from gpupool.htmlpage.gather import Results
 from gpupool.htmlpage.pending import MAX_PENDING, cluster_pending
 
 SEVERITIES = ("error", "warning", "info")
-MAX_PER_GROUP = 100
+MAX_PER_GROUP = 40
 """Findings shown per pool and severity; the rest are counted ("N more"), keeping 50-pool pages small."""
+MAX_FINDINGS = 1500
+"""Findings shown on the whole page (errors first, pool by pool); the rest are counted. ~0.7 KB each."""
 MAX_POOL_NAMES = 6
 MAX_EVIDENCE = 8
 
@@ -77,6 +79,9 @@ class _Builder:
             for k in _ref_keys(ref):
                 self.ref_alias[k] = ref
         self.rules_used: set[str] = set()
+        # errors get most of the page's room, then warnings, then info
+        self.findings_budget = {"error": MAX_FINDINGS * 3 // 5, "warning": MAX_FINDINGS // 4,
+                                "info": MAX_FINDINGS * 3 // 20}
 
     # ---- helpers --------------------------------------------------------------------------------
 
@@ -182,7 +187,8 @@ class _Builder:
             workloads = self.workloads_on(pool.name, pending_by_ref)
             stages = chain.stages_of(pool, workloads)
             present = {s.key for s in stages}
-            breaks = []
+            breaks: list[dict[str, Any]] = []
+            seen_breaks: dict[tuple[str, str, str], dict[str, Any]] = {}
             for family, f in by_pool.get(pool.name, []):
                 st = chain.stage_of(f.rule, f.extra)
                 if st not in present:
@@ -196,8 +202,14 @@ class _Builder:
                     stage.state = "warn"
                 if f.rule not in stage.marks:
                     stage.marks.append(f.rule)
+                key = (st, f.rule, f.severity.value)
+                if key in seen_breaks:  # beside the drawing: one line per rule and link, the rest counted
+                    seen_breaks[key]["more"] += 1
+                    continue
                 item = self.finding_item(family, f)
                 item["stage_title"] = chain.STAGE_TITLES[st]
+                item["more"] = 0
+                seen_breaks[key] = item
                 breaks.append(item)
             stuck = sum(w["pending"] for w in workloads)
             if stuck:
@@ -207,7 +219,7 @@ class _Builder:
                 breaks.append({
                     "rule": "", "name": "", "severity": "error", "family": "simulate",
                     "message": f"{stuck} pod(s) meant for this pool stay Pending (see Pending pods)",
-                    "where": "", "object": "", "fix": "", "stage": "workloads",
+                    "where": "", "object": "", "fix": "", "stage": "workloads", "more": 0,
                     "stage_title": chain.STAGE_TITLES["workloads"],
                 })
             order = {k: n for n, k in enumerate(chain.STAGES)}
@@ -438,9 +450,10 @@ def _group(b: _Builder, pool: str | None, anchor: str, items: list[tuple[str, Fi
         lst = by_sev[sev]
         if not lst:
             continue
-        shown = [b.finding_item(fam, f) for fam, f in lst[:MAX_PER_GROUP]]
-        for _, f in lst[MAX_PER_GROUP:]:
+        room = max(0, min(MAX_PER_GROUP, b.findings_budget[sev]))
+        shown = [b.finding_item(fam, f) for fam, f in lst[:room]]
+        b.findings_budget[sev] -= len(shown)
+        for _, f in lst[room:]:
             b.rules_used.add(f.rule)
-        sections.append({"severity": sev, "entries": shown, "more": max(0, len(lst) - MAX_PER_GROUP),
-                         "count": len(lst)})
+        sections.append({"severity": sev, "entries": shown, "more": len(lst) - len(shown), "count": len(lst)})
     return {"pool": pool, "anchor": anchor, "sections": sections, "count": len(items)}
