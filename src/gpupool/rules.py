@@ -6,7 +6,7 @@ Rule modules live in one package per family; the registry discovers them, so add
 a module.
 
 Families: GP1xx design (check/plan), GP2xx schema, GP3xx GPU workload rules (lint),
-GP4xx diff, GP5xx simulation.
+GP4xx diff, GP5xx simulation, GP6xx doctor.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ FAMILY_PACKAGES = (
     "gpupool.lint.rules",
     "gpupool.diff.rules",
     "gpupool.simulate.rules",
+    "gpupool.doctor.rules",
 )
 
 

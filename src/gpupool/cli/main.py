@@ -21,6 +21,7 @@ COMMANDS = {  # command name -> the module that registers it
     "diff": "gpupool.cli.diff",
     "import": "gpupool.cli.diff",
     "simulate": "gpupool.cli.simulate",
+    "doctor": "gpupool.cli.doctor",
     "explain": "gpupool.cli.explain",
     "rules": "gpupool.cli.explain",
 }

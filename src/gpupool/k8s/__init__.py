@@ -5,4 +5,5 @@
 - :mod:`resources` effective pod requests/limits as kube-scheduler computes them
 - :mod:`taints`    taints vs tolerations, exactly as the scheduler matches them
 - :mod:`affinity`  nodeSelector and required node affinity against node labels
+- :mod:`nodes`     what a Node object says: pool, VM size, capacity/allocatable, taints, Ready
 """

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpupool.k8s import nodes as k8s_nodes
 from gpupool.k8s.workloads import Workload, workload_of
 from gpupool.spec.model import PoolSpec, Taint
 
@@ -83,8 +84,6 @@ def _ints(q: dict) -> dict[str, int]:
 
 
 def node_of(obj: Any) -> ExistingNode:
-    from gpupool.k8s import nodes as k8s_nodes
-
     return ExistingNode(
         name=k8s_nodes.name(obj),
         pool=k8s_nodes.pool_name(obj),
@@ -198,12 +197,10 @@ def load_start(snapshot: str | None = None, live: bool = False, context: str | N
     """Read the real cluster (a snapshot directory, or live and read-only) with doctor's reader."""
     from gpupool.errors import InputError
 
-    try:
-        from gpupool import cluster as reader
-    except ImportError:  # pragma: no cover - the reader ships with doctor
-        raise InputError(None, None, "--snapshot/--live: the cluster reader is not in this build") from None
+    from gpupool.cluster import read_snapshot
+
     if snapshot is not None:
-        snap = reader.read_snapshot(snapshot)
+        snap = read_snapshot(snapshot)
     elif live:
         from gpupool.cluster.live import read_live
 

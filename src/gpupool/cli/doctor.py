@@ -1,0 +1,119 @@
+"""``gpupool doctor``: diagnose GPU problems on a running AKS cluster, live (read-only) or from a snapshot.
+
+gpupool doctor                          # the kubeconfig's current context, read-only
+gpupool doctor --context prod -o json
+gpupool doctor --snapshot DIR           # what `--print-commands` or `--collect DIR` made
+gpupool doctor --collect DIR            # write the snapshot (no Secrets), then diagnose it
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from gpupool.cli.common import FailOn, Format, fail_on_option, guard
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("doctor")
+    @guard
+    def doctor(
+        snapshot: Path | None = typer.Option(
+            None, "--snapshot", metavar="DIR", help="Diagnose a snapshot directory instead of a live cluster."
+        ),
+        context: str | None = typer.Option(None, "--context", help="kubeconfig context (default: current)."),
+        kubeconfig: str | None = typer.Option(
+            None, "--kubeconfig", help="kubeconfig file (default: $KUBECONFIG)."
+        ),
+        namespace: list[str] | None = typer.Option(
+            None, "-n", "--namespace", help="Report workloads of these namespaces only (repeatable)."
+        ),
+        collect: Path | None = typer.Option(
+            None,
+            "--collect",
+            metavar="DIR",
+            help="Write the live cluster's snapshot to DIR (new), then diagnose it.",
+        ),
+        print_commands: bool = typer.Option(
+            False,
+            "--print-commands",
+            help="Print the kubectl/az commands that make a snapshot by hand, and exit.",
+        ),
+        resource_group: str | None = typer.Option(
+            None, "-g", "--resource-group", help="For --print-commands."
+        ),
+        cluster_name: str | None = typer.Option(None, "--cluster-name", help="For --print-commands."),
+        timeout: float = typer.Option(15.0, "--timeout", help="Seconds per API call (live mode)."),
+        output: Format = typer.Option(Format.text, "-o", "--output", help="text or json."),
+        ignore: list[str] | None = typer.Option(None, "--ignore", help="Rule IDs or names to skip."),
+        pool: list[Path] | None = typer.Option(
+            None,
+            "--pool",
+            metavar="SPEC",
+            help="Pool specs (files or directories): compare the nodes with them.",
+        ),
+        fail_on: FailOn = fail_on_option(),
+    ) -> None:
+        """Diagnose why GPUs are not used on an AKS cluster: nodes, driver, device plugin, resources, pods.
+
+        Read-only. Exit 0: no error findings; 1: errors (see --fail-on); 2: unusable input or an unreachable
+        cluster.
+        """
+        from gpupool.cli.common import parse_ignores
+        from gpupool.errors import InputError
+        from gpupool.findings import exit_code
+
+        if print_commands:
+            from gpupool.cluster.commands import snapshot_commands
+
+            try:
+                typer.echo(
+                    snapshot_commands(context, resource_group, cluster_name, str(collect or "snapshot")),
+                    nl=False,
+                )
+            except ValueError as e:
+                raise InputError(None, None, f"--print-commands: {e}") from None
+            return
+        if snapshot is not None and (collect is not None or context or kubeconfig):
+            raise InputError(
+                None, None, "--snapshot reads a directory; --collect/--context/--kubeconfig are for live mode"
+            )
+        if not 0 < timeout <= 600:
+            raise InputError(None, None, f"--timeout {timeout:g}: expected 0 < seconds <= 600")
+        ignored = parse_ignores(ignore)
+        designed = None
+        if pool:
+            from gpupool.spec import load_many
+
+            designed = load_many([str(p) for p in pool])  # bad specs: exit 2 before touching the cluster
+        if snapshot is not None:
+            from gpupool.cluster import read_snapshot
+
+            snap = read_snapshot(snapshot)
+        else:
+            from gpupool.cluster.live import read_live
+
+            snap = read_live(context, kubeconfig, timeout)
+            if collect is not None:
+                from gpupool.cluster import read_snapshot
+                from gpupool.cluster.collect import write_snapshot
+
+                snap = read_snapshot(write_snapshot(snap, collect))
+                typer.echo(f"gpupool: snapshot written to {collect}", err=True)
+        import gc
+
+        from gpupool.doctor import diagnose
+
+        gc.freeze()  # the snapshot's objects live to the end: keep the collector from rescanning them
+
+        result = diagnose(snap, namespaces=namespace, ignore=ignored, pools=designed)
+        if output is Format.json:
+            from gpupool.report.jsonout import dumps
+
+            typer.echo(dumps(result.to_dict()))
+        else:
+            from gpupool.doctor.report import render
+
+            typer.echo(render(result), nl=False)
+        raise typer.Exit(exit_code(result.findings, fail_on.severity))

@@ -1,0 +1,88 @@
+"""Write a :class:`~gpupool.cluster.Snapshot` as a snapshot directory, atomically (temp dir + rename).
+
+The files are what kubectl prints (``{"apiVersion": "v1", "items": [...], "kind": "List"}``, each item
+with its ``kind``), so ``doctor --snapshot`` and ``simulate --snapshot`` read them back unchanged. Secrets
+are never written; ConfigMaps only from kube-system and the GPU stack's namespaces.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from gpupool.cluster.live import gpu_namespaces
+from gpupool.cluster.snapshot import Snapshot, log_file_name
+from gpupool.errors import InputError
+
+_KINDS = {
+    "nodes.json": ("v1", "Node"),
+    "pods.json": ("v1", "Pod"),
+    "daemonsets.json": ("apps/v1", "DaemonSet"),
+    "events.json": ("v1", "Event"),
+    "configmaps.json": ("v1", "ConfigMap"),
+    "clusterpolicies.json": ("nvidia.com/v1", "ClusterPolicy"),
+}
+
+
+def _list(items: list[dict], api_version: str, kind: str) -> dict[str, Any]:
+    out = []
+    for item in items:
+        if item.get("kind") not in (None, kind):
+            continue  # never a Secret or anything else in a file of another kind
+        out.append({"apiVersion": item.get("apiVersion") or api_version, "kind": kind, **item})
+    return {"apiVersion": "v1", "items": out, "kind": "List", "metadata": {"resourceVersion": ""}}
+
+
+def write_snapshot(snap: Snapshot, directory: str | Path) -> Path:
+    target = Path(directory)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise InputError(
+            str(directory), None, "already exists; --collect writes a new directory", "choose a new name"
+        )
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(str(directory), None, "its parent directory does not exist")
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+    try:
+        allowed = set(gpu_namespaces(snap.pods, snap.daemonsets))
+        files = {
+            "nodes.json": snap.nodes,
+            "pods.json": snap.pods,
+            "daemonsets.json": snap.daemonsets,
+            "events.json": snap.events,
+            "configmaps.json": None
+            if snap.configmaps is None
+            else [c for c in snap.configmaps if (c.get("metadata") or {}).get("namespace") in allowed],
+            "clusterpolicies.json": snap.clusterpolicies,
+        }
+        for name, items in files.items():
+            if items is None:
+                continue
+            api_version, kind = _KINDS[name]
+            _write_json(tmp / name, _list(items, api_version, kind))
+        if snap.nodepools is not None:
+            _write_json(tmp / "nodepools.json", snap.nodepools)
+        meta = dict(snap.meta or {})
+        meta["notes"] = list(snap.notes)
+        _write_json(tmp / "meta.json", meta)
+        if snap.logs:
+            (tmp / "logs").mkdir()
+            for key, text in sorted(snap.logs.items()):
+                (tmp / "logs" / log_file_name(key)).write_text(text, encoding="utf-8", errors="replace")
+        if target.exists():
+            target.rmdir()  # empty (checked above)
+        os.replace(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return target
+
+
+def _write_json(path: Path, doc: Any) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh, indent=4, ensure_ascii=False)
+        fh.write("\n")

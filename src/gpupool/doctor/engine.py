@@ -1,0 +1,122 @@
+"""Run the GP6xx rules over a snapshot and build doctor's result (findings, nodes, pending pods, summary)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from gpupool.cluster import Snapshot
+from gpupool.doctor import view as view_mod
+from gpupool.doctor.context import STAGES, Context
+from gpupool.findings import Finding, Severity
+from gpupool.simulate.cost import PriceTable, bundled
+
+
+@cache
+def rule_modules() -> tuple[ModuleType, ...]:
+    import gpupool.doctor.rules as pkg
+
+    mods = []
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if not info.name.startswith("_"):
+            m = importlib.import_module(f"{pkg.__name__}.{info.name}")
+            if hasattr(m, "ID"):
+                mods.append(m)
+    return tuple(sorted(mods, key=lambda m: m.ID))
+
+
+def finding_key(f: Finding) -> tuple:
+    stage = f.extra.get("stage", "pods")
+    return (STAGES.index(stage) if stage in STAGES else len(STAGES), f.rule, f.object or "", f.message)
+
+
+@dataclass
+class DoctorResult:
+    source: str
+    findings: list[Finding]
+    nodes: list[dict[str, Any]]
+    pending: list[dict[str, Any]]
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "findings": [f.to_dict() for f in self.findings],
+            "nodes": self.nodes,
+            "pendingPods": self.pending,
+            "summary": self.summary,
+        }
+
+
+def _node_row(n: view_mod.NodeView) -> dict[str, Any]:
+    return {
+        "name": n.name,
+        "pool": n.pool,
+        "vmSize": n.vm_size,
+        "gpu": {
+            "capacity": n.gpu("capacity"),
+            "allocatable": n.gpu("allocatable"),
+            "requested": dict(sorted(n.gpu_requested.items())),
+        },
+        "conditions": {
+            str(c.get("type")): str(c.get("status"))
+            for c in (n.obj.get("status") or {}).get("conditions") or []
+            if isinstance(c, dict) and c.get("type")
+        },
+        "managed": n.managed,
+    }
+
+
+def diagnose(
+    snap: Snapshot,
+    prices: PriceTable | None = None,
+    namespaces: list[str] | None = None,
+    ignore: set[str] | None = None,
+    pools: list | None = None,
+) -> DoctorResult:
+    """Diagnose ``snap``; ``pools``: designed pools (PoolSpec) to compare the nodes with (GP680)."""
+    view = view_mod.build(snap, namespaces)
+    ctx = Context(view, prices or bundled(), pools)
+    findings: list[Finding] = []
+    for mod in rule_modules():
+        if ignore and mod.ID in ignore:
+            continue
+        findings.extend(mod.check(ctx))
+    findings.sort(key=finding_key)
+    pending = []
+    for p in ctx.pending:
+        m = p.pod.get("metadata") or {}
+        place = ctx.placement_of(p.pod)
+        pending.append(
+            {
+                "pod": f"{m.get('namespace')}/{m.get('name')}",
+                "owner": p.owner,
+                "requests": p.requests,
+                "scheduler": p.fit_text or None,
+                "autoscaler": p.scale_up.text if p.scale_up else None,
+                "simulated": place.message if place else None,
+                "fitsNowOn": place.node if place else None,
+                "wouldLandOn": place.would_land if place else None,
+                "pools": {
+                    name: {"nodes": v.nodes, "fit": v.fits, "reasons": dict(sorted(v.reasons.items()))}
+                    for name, v in sorted(place.pools.items())
+                }
+                if place
+                else {},
+            }
+        )
+    gpu_nodes = view.gpu_nodes
+    counts = {s.value: sum(1 for f in findings if f.severity is s) for s in Severity}
+    summary = {
+        "nodes": len(view.nodes),
+        "gpuNodes": len(gpu_nodes),
+        "gpuNodesAdvertising": sum(1 for n in gpu_nodes if n.advertises_gpu),
+        "pods": len(snap.pods),
+        "pendingGpuPods": len(ctx.pending),
+        "findings": counts,
+    }
+    return DoctorResult(snap.source, findings, [_node_row(n) for n in gpu_nodes], pending, summary)

@@ -1,0 +1,205 @@
+"""Where a Pending pod could go on the cluster as it is: simulate's own scheduler filters (NodeUnschedulable,
+TaintToleration, NodeAffinity, NodeResourcesFit, in kube-scheduler's order) run on the snapshot's real nodes
+with the running pods bound where they are. No second implementation: this module only turns real Node and
+Pod objects into :class:`gpupool.simulate.cluster.Cluster` inputs and reads its answers per AKS pool.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from gpupool.doctor.view import View
+from gpupool.simulate import facts as sim_facts
+from gpupool.simulate.cluster import Cluster
+from gpupool.simulate.nodes import NodeShape
+from gpupool.simulate.pods import Pod, Registry, ShapeBook, effective_requests, to_ints
+from gpupool.spec.model import PoolSpec
+
+_V = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+def kubernetes_version(view: View) -> tuple[int, int, int]:
+    """The cluster's version (meta.json, else the kubelets), clamped to the versions simulate renders."""
+    texts = []
+    meta = view.snap.meta or {}
+    if isinstance(meta.get("kubernetesVersion"), str):
+        texts.append(meta["kubernetesVersion"])
+    for n in view.nodes:
+        info = (n.obj.get("status") or {}).get("nodeInfo") or {}
+        if isinstance(info.get("kubeletVersion"), str):
+            texts.append(info["kubeletVersion"])
+    found = []
+    for t in texts:
+        m = _V.match(t.strip())
+        if m:
+            found.append((int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)))
+    v = max(found) if found else sim_facts.newest_version()
+    return min(max(v, sim_facts.oldest_version()), sim_facts.newest_version())
+
+
+@dataclass
+class PoolVerdict:
+    pool: str
+    nodes: int
+    reasons: Counter[str] = field(default_factory=Counter)  # reason -> nodes (first failing filter)
+    fits: int = 0  # nodes that pass every filter now
+    static_ok: int = 0  # nodes that pass taints/selector/unschedulable (only resources may be short)
+    offers: int = 0  # nodes whose capacity has every extended resource the pod requests
+    gpu: bool = False  # a GPU pool
+
+
+@dataclass
+class Placement:
+    message: str  # what kube-scheduler would say now (simulate's FitError)
+    node: str | None  # where it fits now, if anywhere
+    pools: dict[str, PoolVerdict]
+
+    @property
+    def would_land(self) -> str | None:
+        """The pool that admits the pod (taints, selector) and is only short of resources, if one is."""
+        ok = [v for v in self.pools.values() if v.static_ok and (v.offers or v.gpu)]
+        if not ok:
+            return None
+        return max(ok, key=lambda v: (v.fits, v.offers, v.static_ok, v.pool)).pool
+
+
+class Placer:
+    """The cluster as simulate's Cluster: one simulate pool per real node (nodes differ in what is free)."""
+
+    def __init__(self, view: View, pending: list[dict]) -> None:
+        self.view = view
+        version = kubernetes_version(view)
+        self.msgs = sim_facts.messages(version)
+        names: set[str] = {"pods", "cpu", "memory"}
+        allocs = []
+        for n in view.nodes:
+            a = to_ints({k: v for k, v in n.allocatable.items()})
+            allocs.append(a)
+            names |= set(a)
+        self._req_cache: dict[str, tuple[dict[str, int], int, int]] = {}
+        bound: list[tuple[int, dict, tuple[dict[str, int], int, int]]] = []
+        for i, n in enumerate(view.nodes):
+            for p in n.pods:
+                r = self._requests(p.get("spec") or {})
+                names |= set(r[0])
+                bound.append((i, p, r))
+        for p in pending:
+            names |= set(self._requests(p.get("spec") or {})[0])
+        self.registry = Registry(names)
+        self.book = ShapeBook(self.registry)
+        pools = []
+        for n, a in zip(view.nodes, allocs, strict=True):
+            spec = PoolSpec(
+                kind="NodePool", name=n.name, resource_group="", cluster_name="", vm_size=n.vm_size
+            )
+            shape = NodeShape(n.pool, n.vm_size, a, a, n.labels, n.taints, (), "")
+            pools.append((spec, shape, n.unschedulable))
+        self.cluster = Cluster(self.registry, self.msgs, sim_facts.scoring(), pools)
+        c = self.cluster
+        add_existing = getattr(c, "add_existing", None)  # simulate's way to add a real node, if present
+        for i, n in enumerate(view.nodes):
+            if add_existing is not None:
+                add_existing(i, n.name, n.labels)
+                continue
+            nid = c.add_nodes(i, 1)[0]  # a node of the pool, given the real node's name and labels
+            del c.by_name[c.node_name[nid]]
+            c.node_name[nid] = n.name
+            c.by_name[n.name] = nid
+            c.node_labels[nid] = n.labels
+        bound_shapes: dict[tuple, object] = {}
+        for seq, (i, p, (reqs, nzc, nzm)) in enumerate(bound):
+            key = (tuple(sorted(reqs.items())), nzc, nzm, _priority(p))
+            shape = bound_shapes.get(key)
+            if shape is None:  # a running pod only weighs on its node: requests and priority are enough
+                shape = bound_shapes[key] = self.book.shape({}, reqs, nzc, nzm, key[3], False)
+            c.bind(Pod(str((p.get("metadata") or {}).get("name")), 0, shape, seq), i)
+        self._seq = len(bound)
+        self._by_shape: dict[int, Placement] = {}
+
+    def _requests(self, spec: dict) -> tuple[dict[str, int], int, int]:
+        key = repr(
+            (
+                [c.get("resources") for c in spec.get("containers") or [] if isinstance(c, dict)],
+                [
+                    (c.get("resources"), c.get("restartPolicy"))
+                    for c in spec.get("initContainers") or []
+                    if isinstance(c, dict)
+                ],
+                spec.get("overhead"),
+            )
+        )
+        hit = self._req_cache.get(key)
+        if hit is None:
+            hit = self._req_cache[key] = effective_requests(spec)
+        return hit
+
+    def place(self, pod: dict) -> Placement:
+        spec = pod.get("spec") or {}
+        reqs, nzc, nzm = self._requests(spec)
+        shape = self.book.shape(spec, reqs, nzc, nzm, _priority(pod), spec.get("preemptionPolicy") == "Never")
+        cached = self._by_shape.get(shape.id)
+        if cached is not None:  # identical pods (one ReplicaSet) get the same answer
+            return cached
+
+        self._seq += 1
+        p = Pod(str((pod.get("metadata") or {}).get("name")), 0, shape, self._seq)
+        c = self.cluster
+        verdicts: dict[str, PoolVerdict] = {}
+        per_pool_nodes: Counter[str] = Counter(n.pool for n in self.view.nodes)
+        for name, count in per_pool_nodes.items():
+            verdicts[name] = PoolVerdict(name, count)
+        wanted = [k for k in reqs if k not in ("cpu", "memory", "pods")]
+        for n in self.view.nodes:
+            v = verdicts[n.pool]
+            v.gpu = v.gpu or n.is_gpu
+            if all(n.capacity.get(k, 0) > 0 for k in wanted):
+                v.offers += 1
+        groups, _ = c.groups(p)
+        for g in groups:
+            if g.pool is None:  # nodes a PreFilter left out
+                continue
+            v = verdicts[self.view.nodes[g.pool.idx].pool]  # one simulate pool per real node
+            if not g.unresolvable:
+                v.static_ok += 1
+            if g.reasons:
+                v.reasons[", ".join(g.reasons)] += 1
+            else:
+                v.fits += 1
+        target = c.select(p)
+        message = c.diagnose(p).message
+        out = Placement(message, c.node_name[target] if target is not None else None, verdicts)
+        self._by_shape[shape.id] = out
+        return out
+
+
+def _priority(pod: dict) -> int:
+    p = (pod.get("spec") or {}).get("priority")
+    return p if isinstance(p, int) and not isinstance(p, bool) else 0
+
+
+def placements(view: View, pods: list[dict]) -> dict[tuple[str, str], Placement]:
+    if not pods or not view.nodes:
+        return {}
+    placer = Placer(view, pods)
+    out = {}
+    for pod in pods:
+        m = pod.get("metadata") or {}
+        out[(m.get("namespace", ""), m.get("name", ""))] = placer.place(pod)
+    return out
+
+
+def by_pool(verdicts: dict[str, PoolVerdict]) -> list[str]:
+    """One evidence line per pool: ``pool gpunp (3 nodes): 3 Insufficient nvidia.com/gpu``."""
+    lines = []
+    for name in sorted(verdicts):
+        v = verdicts[name]
+        parts = [f"{n} {r}" for r, n in sorted(v.reasons.items(), key=lambda kv: (-kv[1], kv[0]))]
+        if v.fits:
+            parts.insert(0, f"{v.fits} fit now")
+        lines.append(f"pool {name} ({v.nodes} node{'s' if v.nodes != 1 else ''}): {', '.join(parts)}")
+    return lines
+
+
+__all__ = ["Placement", "Placer", "PoolVerdict", "by_pool", "kubernetes_version", "placements"]

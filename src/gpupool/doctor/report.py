@@ -1,0 +1,48 @@
+"""doctor's text output: findings grouped along the chain (nodes -> driver -> device plugin -> advertised
+resources -> pods), each with its evidence and fix, then a one-line summary."""
+
+from __future__ import annotations
+
+from gpupool.doctor.engine import DoctorResult
+
+TITLES = {
+    "input": "What could not be read",
+    "nodes": "Pools and nodes",
+    "driver": "Driver",
+    "device-plugin": "Device plugin and GPU stack",
+    "resources": "Advertised GPU resources and health",
+    "pods": "Pods",
+}
+
+
+def _clean(text: object) -> str:
+    """Printable only: log lines and names from a cluster may carry terminal escape sequences."""
+    return "".join(ch if ch.isprintable() else "?" for ch in str(text))
+
+
+def render(result: DoctorResult) -> str:
+    s = result.summary
+    lines = [
+        f"doctor: {_clean(result.source)}: {s['nodes']} nodes ({s['gpuNodes']} GPU, "
+        f"{s['gpuNodesAdvertising']} advertising "
+        f"GPUs), {s['pods']} pods, {s['pendingGpuPods']} Pending GPU pods",
+    ]
+    current = None
+    for f in result.findings:
+        stage = f.extra.get("stage", "pods")
+        if stage != current:
+            current = stage
+            lines += ["", f"== {TITLES.get(stage, stage)}"]
+        lines.append(_clean(f"{f.severity.value} {f.rule} {f.object}: {f.message}"))
+        for e in f.extra.get("evidence") or []:
+            lines.append("    evidence: " + _clean(e))
+        if f.fix:
+            lines.append("    fix: " + _clean(f.fix))
+    c = s["findings"]
+    lines += [
+        "",
+        f"{c['error']} errors, {c['warning']} warnings, {c['info']} info"
+        if result.findings
+        else "no problems found",
+    ]
+    return "\n".join(lines) + "\n"

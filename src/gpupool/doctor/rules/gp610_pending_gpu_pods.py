@@ -1,0 +1,183 @@
+"""GP610 pending-gpu-pods: GPU pods kube-scheduler cannot place, why, and where they would land.
+
+What it checks: Pending pods that request a GPU resource and have a ``PodScheduled=False`` condition or a
+``FailedScheduling`` event. Per workload (owner) it shows the scheduler's FitError (every wording since 1.25:
+``untolerated taint {key: value}`` and ``untolerated taint(s)``, the preemption suffix, the 1.34+ DRA
+fragment), the cluster autoscaler's latest event (``TriggeredScaleUp``, ``NotTriggerScaleUp`` with its
+reasons such as ``max node group size reached``) and its status ConfigMap, and per AKS pool what simulate's
+scheduler filters say on the snapshot's real nodes with the running pods in place: which pool admits the pod
+(taints, selector) and what it lacks there.
+
+Why: ``kubectl describe pod`` gives a count of reasons over all nodes; it does not say which pool was meant or
+whether the autoscaler will help.
+
+Fix: the fix for the blocking reason: a toleration for the pool's taint, a selector that matches, a GPU
+resource name the nodes advertise, room (scale the pool, raise maxCount), or a working device plugin.
+
+Source: kube-scheduler framework/types.go FitError and plugin reasons; cluster-autoscaler
+eventing_scale_up_processor.go, skippedreasons.go, status ConfigMap (PR #6375); knowledge base
+scheduling-and-diagnosis.md sections 1-2; checked 2026-12-03.
+
+Failing example::
+
+    0/3 nodes are available: 1 node(s) had untolerated taint {sku: gpu}, 2 Insufficient nvidia.com/gpu.
+    preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims
+    found for incoming pod.
+
+Passing example::
+
+    # the pod tolerates sku=gpu:NoSchedule and a node of pool gpunp has a free nvidia.com/gpu
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+
+from gpupool.doctor import placement
+from gpupool.doctor.context import Context, Pending, finding, plural, pod_ref
+from gpupool.findings import Finding, Severity
+from gpupool.k8s.taints import format_toleration
+from gpupool.spec.model import Taint
+
+ID = "GP610"
+NAME = "pending-gpu-pods"
+SEVERITY = Severity.ERROR
+SUMMARY = (
+    "GPU pods are Pending: the scheduler's reasons, the autoscaler's answer, the pool they would land on"
+)
+
+
+def _fix(ctx: Context, p: Pending, place: placement.Placement | None) -> str:
+    if place is not None and place.node:
+        return (
+            f"it fits now on node {place.node}: the condition is stale or capacity was freed; "
+            "wait, or delete the pod"
+        )
+    landing = place.would_land if place else None
+    if landing is not None:
+        big = _too_big(ctx, p, landing)
+        if big:
+            return f"{big}: request at most that per pod, or use a larger VM size"
+        v = place.pools[landing]  # type: ignore[union-attr]
+        lacks = sorted({r for reason in v.reasons for r in reason.split(", ")})
+        gpu_short = [r for r in lacks if r.startswith("Insufficient nvidia.com/")]
+        info = ctx.view.pool_info(landing) or {}
+        if gpu_short and any(
+            ctx.plugin_diagnosis.get(n.name) for n in ctx.view.gpu_nodes if n.pool == landing
+        ):
+            return f"pool {landing} advertises no GPU: fix its device plugin first (see GP601-GP606)"
+        if info.get("enableAutoScaling") and info.get("count", 0) >= (info.get("maxCount") or 0):
+            return (
+                f"pool {landing} is at its maxCount {info.get('maxCount')}: raise it "
+                "(az aks nodepool update --update-cluster-autoscaler --max-count N)"
+            )
+        room = ", ".join(lacks) or "no room"
+        return f"free or add room in pool {landing} ({room}): scale the pool or move pods"
+    # nothing admits it: name the first blocker of the GPU pools
+    gpu_pools = sorted({n.pool for n in ctx.view.gpu_nodes})
+    for pool in gpu_pools:
+        nodes = [n for n in ctx.view.gpu_nodes if n.pool == pool]
+        tols = (p.pod.get("spec") or {}).get("tolerations") or []
+        from gpupool.k8s.taints import untolerated
+
+        bad = untolerated(nodes[0].taints, tols)
+        if bad:
+            return (
+                "add to the pod template: tolerations: ["
+                + ", ".join(format_toleration(t) for t in _uniq(bad))
+                + "]"
+            )
+    return (
+        "make the pod's nodeSelector/affinity match a GPU pool's labels "
+        "(kubernetes.azure.com/agentpool: <pool>)"
+    )
+
+
+def _too_big(ctx: Context, p: Pending, pool: str) -> str | None:
+    """The pod asks for more of a GPU resource than any node of ``pool`` has at all."""
+    for k, want in sorted(p.requests.items()):
+        most = max((n.gpu().get(k, 0) for n in ctx.view.nodes if n.pool == pool), default=0)
+        if 0 < most < want:
+            return f"each node of pool {pool} has {most} {k}, the pod asks for {want}"
+    return None
+
+
+def _where(place: placement.Placement | None) -> str:
+    if place is None:
+        return "no node to place it on"
+    if place.node:
+        return f"it fits now on node {place.node}"
+    if place.would_land is None:
+        return "no GPU pool admits it (taints, selector)"
+    v = place.pools[place.would_land]
+    lacks = sorted({r for reason in v.reasons for r in reason.split(", ")})
+    return f"pool {place.would_land} admits it but its nodes say: {', '.join(lacks)}"
+
+
+def _uniq(taints: list[Taint]) -> list[Taint]:
+    return list(dict.fromkeys(taints))
+
+
+def _too_big(ctx: Context, p: Pending, pool: str) -> str | None:
+    """The pod asks for more of a GPU resource than any node of ``pool`` has at all."""
+    for k, want in sorted(p.requests.items()):
+        most = max((n.gpu().get(k, 0) for n in ctx.view.nodes if n.pool == pool), default=0)
+        if 0 < most < want:
+            return f"each node of pool {pool} has {most} {k}, the pod asks for {want}"
+    return None
+
+
+def _where(place: placement.Placement | None) -> str:
+    if place is None:
+        return "no node to place it on"
+    if place.node:
+        return f"it fits now on node {place.node}"
+    if place.would_land is None:
+        return "no GPU pool admits it (taints, selector)"
+    v = place.pools[place.would_land]
+    if not v.offers:
+        return f"pool {place.would_land} admits it but its nodes advertise none of what it requests"
+    lacks = sorted({r for reason in v.reasons for r in reason.split(", ")})
+    return f"pool {place.would_land} admits it but lacks room: {', '.join(lacks)}"
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    groups: dict[tuple[str, str], list[Pending]] = defaultdict(list)
+    for p in ctx.pending:
+        groups[(p.owner, p.fit_text)].append(p)
+    status = ctx.autoscaler_status
+    for (owner, fit_text), pods in sorted(groups.items()):
+        first = pods[0]
+        place = ctx.placement_of(first.pod)
+        refs = [pod_ref(q.pod) for q in pods]
+        wants = ", ".join(f"{k}: {v}" for k, v in sorted(first.requests.items()))
+        evidence = [f"pods: {', '.join(refs[:5])}" + (" ..." if len(refs) > 5 else "")]
+        if fit_text:
+            evidence.append(f"scheduler: {fit_text}")
+        if first.scale_up is not None:
+            evidence.append(f"autoscaler: {first.scale_up.text}")
+        if status is not None and status.scale_up:
+            backoff = [g for g in status.groups.values() if g.scale_up == "Backoff"]
+            evidence.append(
+                f"autoscaler status: health {status.health or '?'}, scale-up {status.scale_up}"
+                + "".join(f"; group {g.name} in backoff: {g.backoff}" for g in backoff)
+            )
+        if place is not None:
+            evidence.append(f"now (simulate's filters on the snapshot's nodes): {place.message}")
+            evidence += placement.by_pool(place.pools)
+        yield finding(
+            ID,
+            SEVERITY,
+            f"{plural(len(pods), 'pod')} Pending, each requesting {wants}: "
+            + (
+                (place and place.would_land and not place.node and _too_big(ctx, first, place.would_land))
+                or _where(place)
+            ),
+            owner,
+            "pods",
+            evidence,
+            _fix(ctx, first, place),
+            pods=refs,
+            wouldLandOn=place.would_land if place else None,
+        )

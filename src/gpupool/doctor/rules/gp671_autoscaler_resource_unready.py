@@ -1,0 +1,76 @@
+"""GP671 autoscaler-resource-unready: GPU-labelled nodes without GPU capacity block the cluster autoscaler.
+
+What it checks: with the cluster autoscaler in use (an autoscaled pool in nodepools.json, or the
+``kube-system/cluster-autoscaler-status`` ConfigMap), Ready nodes labelled
+``kubernetes.azure.com/accelerator`` whose allocatable ``nvidia.com/gpu`` is 0 or missing; the status
+ConfigMap's ``resourceUnready`` count is shown when present.
+
+Why: the autoscaler's GPU processor counts such a node as ResourceUnready ("the device driver failing to
+install a new resource"): it waits for it instead of scaling further and may delete it as unready after 20
+minutes. In a pool the autoscaler does not manage it aborts scale-up for every pool in the cluster
+(kubernetes/autoscaler#10301, AKS 1.35). MIG-mixed and renamed time-sliced nodes advertise no
+``nvidia.com/gpu`` either and hit the same check.
+
+Fix: make the device plugin advertise ``nvidia.com/gpu`` on those nodes (GP601-GP606), or remove the unused
+GPU pool; for MIG-mixed/``.shared`` pools keep them out of autoscaling.
+
+Source: kubernetes/autoscaler processors/customresources/gpu_processor.go, FAQ ("resourceUnready"),
+issues #10301, #8095, #7050; knowledge base scheduling-and-diagnosis.md section 2.5; checked 2026-12-03.
+
+Failing example::
+
+    # autoscaled cluster; node aks-gpunp-...: kubernetes.azure.com/accelerator=nvidia,
+    # allocatable without nvidia.com/gpu
+
+Passing example::
+
+    # the same node with allocatable nvidia.com/gpu: "1"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from gpupool.design.node import GPU_RESOURCE
+from gpupool.doctor.context import Context, finding, group_by_pool, node_list
+from gpupool.findings import Finding, Severity
+from gpupool.k8s import nodes as kn
+
+ID = "GP671"
+NAME = "autoscaler-resource-unready"
+SEVERITY = Severity.ERROR
+SUMMARY = "GPU-labelled Ready nodes without allocatable nvidia.com/gpu block the cluster autoscaler"
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    if not ctx.autoscaler_on:
+        return
+    hits = [
+        n
+        for n in ctx.view.nodes
+        if n.ready and kn.accelerator(n.obj) and n.allocatable.get(GPU_RESOURCE, 0) <= 0 and not n.windows
+    ]
+    status = ctx.autoscaler_status
+    for pool, nodes in group_by_pool(hits).items():
+        info = ctx.view.pool_info(pool) or {}
+        managed = info.get("enableAutoScaling")
+        ev = [f"nodes: {node_list(nodes)}: accelerator label, allocatable nvidia.com/gpu missing or 0"]
+        if status is not None and status.resource_unready is not None:
+            ev.append(f"cluster-autoscaler-status: resourceUnready={status.resource_unready}")
+        if managed is False:
+            ev.append(
+                f"pool {pool} is not autoscaled: this aborts scale-up for every pool "
+                "(kubernetes/autoscaler#10301)"
+            )
+        yield finding(
+            ID,
+            SEVERITY,
+            f"{len(nodes)} GPU-labelled node(s) without allocatable nvidia.com/gpu are "
+            "ResourceUnready to the cluster autoscaler",
+            f"pool {pool}",
+            "resources",
+            ev,
+            "make the device plugin advertise nvidia.com/gpu there (GP601-GP606) or remove the "
+            "unused GPU pool",
+            nodes=[n.name for n in nodes],
+        )

@@ -1,0 +1,115 @@
+"""What a Node object says (plain ``kubectl get node -o json`` dicts in, plain data out).
+
+AKS labels: the pool name is ``kubernetes.azure.com/agentpool`` (older clusters and docs also carry the
+deprecated ``agentpool``); the VM size is ``node.kubernetes.io/instance-type``
+(``beta.kubernetes.io/instance-type`` on very old nodes). Source: AKS docs ``use-labels.md`` (checked
+2026-12-02); Kubernetes well-known labels.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from gpupool.k8s.quantity import try_quantity
+from gpupool.spec.model import Taint
+
+POOL_LABELS = ("kubernetes.azure.com/agentpool", "agentpool")
+VM_SIZE_LABELS = ("node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
+ACCELERATOR_LABELS = ("kubernetes.azure.com/accelerator", "accelerator")
+
+
+def _dict(obj: Any, *path: str) -> dict:
+    for key in path:
+        obj = obj.get(key) if isinstance(obj, dict) else None
+    return obj if isinstance(obj, dict) else {}
+
+
+def name(obj: Any) -> str:
+    return str(_dict(obj, "metadata").get("name") or "")
+
+
+def namespace(obj: Any) -> str:
+    return str(_dict(obj, "metadata").get("namespace") or "")
+
+
+def labels(obj: Any) -> dict[str, str]:
+    return {str(k): str(v) for k, v in _dict(obj, "metadata", "labels").items()}
+
+
+def pool_name(node: Any) -> str | None:
+    lab = _dict(node, "metadata", "labels")
+    for key in POOL_LABELS:
+        if lab.get(key):
+            return str(lab[key])
+    return None
+
+
+def vm_size(node: Any) -> str | None:
+    lab = _dict(node, "metadata", "labels")
+    for key in VM_SIZE_LABELS:
+        if lab.get(key):
+            return str(lab[key])
+    return None
+
+
+def accelerator(node: Any) -> str | None:
+    lab = _dict(node, "metadata", "labels")
+    for key in ACCELERATOR_LABELS:
+        if lab.get(key):
+            return str(lab[key])
+    return None
+
+
+_PARSED: dict[object, Fraction | None] = {}  # the same few quantity strings repeat on every node
+
+
+def _quantities(section: dict) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    for k, v in section.items():
+        try:
+            q = _PARSED[v]
+        except KeyError:
+            q = try_quantity(v)
+            if len(_PARSED) < 100_000:
+                _PARSED[v] = q
+        except TypeError:  # unhashable: not a quantity
+            q = None
+        if q is not None:
+            out[str(k)] = q
+    return out
+
+
+def capacity(node: Any) -> dict[str, Fraction]:
+    return _quantities(_dict(node, "status", "capacity"))
+
+
+def allocatable(node: Any) -> dict[str, Fraction]:
+    return _quantities(_dict(node, "status", "allocatable"))
+
+
+def taints(node: Any) -> tuple[Taint, ...]:
+    raw = _dict(node, "spec").get("taints")
+    out = []
+    for t in raw if isinstance(raw, list) else []:
+        if isinstance(t, dict) and t.get("key") and t.get("effect"):
+            out.append(Taint(str(t["key"]), str(t.get("value") or ""), str(t["effect"])))
+    return tuple(out)
+
+
+def unschedulable(node: Any) -> bool:
+    return _dict(node, "spec").get("unschedulable") is True
+
+
+def conditions(node: Any) -> list[dict]:
+    raw = _dict(node, "status").get("conditions")
+    return [c for c in raw if isinstance(c, dict)] if isinstance(raw, list) else []
+
+
+def condition(node: Any, type_: str) -> dict | None:
+    return next((c for c in conditions(node) if c.get("type") == type_), None)
+
+
+def is_ready(node: Any) -> bool:
+    c = condition(node, "Ready")
+    return c is not None and c.get("status") == "True"
