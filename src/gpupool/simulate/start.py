@@ -195,9 +195,8 @@ def shape_of(node: ExistingNode, pool: PoolSpec) -> Any:
 
 def load_start(snapshot: str | None = None, live: bool = False, context: str | None = None) -> StartState:
     """Read the real cluster (a snapshot directory, or live and read-only) with doctor's reader."""
-    from gpupool.errors import InputError
-
     from gpupool.cluster import read_snapshot
+    from gpupool.errors import InputError
 
     if snapshot is not None:
         snap = read_snapshot(snapshot)
