@@ -504,11 +504,11 @@ class Cluster(SpreadScoring):
             return None
         cands = self.candidates(pod)
         if cands is None and not shape.varying:
-            if shape.spread_owner is not None and self.spread_constraints:
-                if self._zones_uniform():
-                    return self._select_spread(shape)
-            else:
-                return self._select_fast(shape)
+            if shape.spread_owner is not None and self.spread_constraints and self._zones_uniform():
+                return self._select_spread(shape)
+            # nodes in several zones: the default spreading is left out of the fast path (it would need
+            # every node's zone per pod); see the module docs
+            return self._select_fast(shape)
         nodes = cands if cands is not None else range(len(self.node_pool))
         return self._select_nodes(shape, nodes)
 
