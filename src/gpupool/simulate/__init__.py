@@ -19,9 +19,6 @@ nodes with its kube-proxy pod, GPU nodes without nvidia.com/gpu unready to it, s
 table, first-fit-decreasing estimate, maxCount, one scale-up per loop, expanders random/most-pods/least-waste)
 and its events; cost.
 
-Default topology spreading is scored where every node has the same zone (or none), or node by node for pods
-that select nodes by hostname or zone; across several zones the fast path leaves it out.
-
 Starting from a real cluster (``Options(start=...)``, :mod:`.start`): its nodes and running pods.
 
 Not modelled: inter-pod (anti-)affinity, the pods' own topologySpreadConstraints, volumes
