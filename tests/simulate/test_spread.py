@@ -57,3 +57,18 @@ def test_score_formula() -> None:
     assert raws == want
     assert raws == [8, 7]
     assert c._spread_normalised(raws) == [MAX_SCORE * 7 // 8, MAX_SCORE]
+
+
+def test_replicas_spread_over_zones(k) -> None:
+    # pool a: 2 nodes in zone 1, pool b: 1 node in zone 2, all alike. web-0 takes a's first node (all tie);
+    # web-1 has two empty nodes to choose from, a's second and b's: the zone constraint prefers zone 2.
+    docs = [
+        k.pool("a", "Standard_D4s_v5", 2, zones=["1"], location="eastus"),
+        k.pool("b", "Standard_D4s_v5", 1, zones=["2"], location="eastus"),
+        k.deployment("web", 2, cpu="100m"),
+    ]
+    r = k.run(docs, autoscaler="none")
+    assert [(p.pod, p.pool) for p in r.placements] == [("web-0", "a"), ("web-1", "b")]
+    docs[2] = k.workload("Job", "web", 2, cpu="100m")  # no default spreading: the lowest node index
+    r = k.run(docs, autoscaler="none")
+    assert [(p.pod, p.pool) for p in r.placements] == [("web-0", "a"), ("web-1", "a")]

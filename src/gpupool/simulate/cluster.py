@@ -28,7 +28,7 @@ from gpupool.simulate import messages
 from gpupool.simulate.facts import Messages, Scoring
 from gpupool.simulate.nodes import NodeShape, node_name, per_node_labels
 from gpupool.simulate.pods import Pod, Registry, Shape
-from gpupool.simulate.spread import MAX_SCORE, SpreadScoring
+from gpupool.simulate.spread import HOSTNAME, MAX_SCORE, SpreadScoring
 from gpupool.spec.model import PoolSpec, Taint
 
 UNSCHEDULABLE_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule")
@@ -70,18 +70,29 @@ class State:
 class Bucket:
     """The nodes of a pool in one state: a set, and a heap for the lowest node index (lazy deletion)."""
 
-    __slots__ = ("heap", "members")
+    __slots__ = ("heap", "members", "zones")
 
     def __init__(self) -> None:
         self.heap: list[int] = []
         self.members: set[int] = set()
+        self.zones: dict[tuple, Bucket] = {}  # the same nodes by zone (the spreading keys' values)
 
-    def add(self, nid: int) -> None:
+    def add(self, nid: int, zone: tuple | None = None) -> None:
         self.members.add(nid)
         heapq.heappush(self.heap, nid)
+        if zone is not None:
+            sub = self.zones.get(zone)
+            if sub is None:
+                sub = self.zones[zone] = Bucket()
+            sub.add(nid)
 
-    def discard(self, nid: int) -> None:
+    def discard(self, nid: int, zone: tuple | None = None) -> None:
         self.members.discard(nid)
+        if zone is not None:
+            sub = self.zones[zone]
+            sub.discard(nid)
+            if not sub.members:
+                del self.zones[zone]
 
     def top(self) -> int:
         heap, members = self.heap, self.members
@@ -178,6 +189,7 @@ class Cluster(SpreadScoring):
         self.node_labels: list[dict[str, str] | None] = []
         self.node_ordinal: list[int] = []
         self.node_pods: list[list[Pod]] = []
+        self.node_zone: list[tuple] = []  # values of the non-hostname spreading keys (zone), per node
         self.by_name: dict[str, int] = {}
         self.version = 0  # bumps on every change; caches of failures key on it
         self.placed_priorities: Counter[int] = Counter()
@@ -186,10 +198,9 @@ class Cluster(SpreadScoring):
         self.ties: Counter[str] = Counter()
         # PodTopologySpread's system defaults: (topologyKey, maxSkew)
         self.spread_constraints: tuple[tuple[str, int], ...] = scoring.spread_defaults
-        self._zone_version = -1
-        self._zone_uniform = True
-        self._uniform_labels: dict[str, str] = {}
         self.owner_total: Counter[int] = Counter()  # bound pods per spreading workload
+        self.owner_zone: Counter[tuple] = Counter()  # (workload, key index, zone value) -> bound pods
+        self.zone_keys = tuple(k for k, _ in self.spread_constraints if k != HOSTNAME)
 
     # ---- states -------------------------------------------------------------------------------------
 
@@ -278,6 +289,7 @@ class Cluster(SpreadScoring):
         self.node_ordinal.append(pool.created)
         self.node_pods.append([])
         self.by_name[name] = nid
+        self.node_zone.append(self._zone_of(nid))
         self._move(pool, nid, None, self.empty)
         pool.nodes.append(nid)
         pool.created += 1
@@ -300,6 +312,7 @@ class Cluster(SpreadScoring):
             self.node_ordinal.append(pool.created)
             self.node_pods.append([])
             self.by_name[name] = nid
+            self.node_zone.append(self._zone_of(nid))
             self._move(pool, nid, None, self.empty)
             pool.nodes.append(nid)
             pool.created += 1
@@ -319,9 +332,10 @@ class Cluster(SpreadScoring):
         return labels
 
     def _move(self, pool: PoolState, nid: int, old: State | None, new: State) -> None:
+        zone = self.node_zone[nid]
         if old is not None:
             bucket = pool.buckets[old]
-            bucket.discard(nid)
+            bucket.discard(nid, zone)
             if not bucket.members:
                 del pool.buckets[old]
                 pool.version += 1
@@ -329,7 +343,7 @@ class Cluster(SpreadScoring):
         if bucket is None:
             bucket = pool.buckets[new] = Bucket()
             pool.version += 1
-        bucket.add(nid)
+        bucket.add(nid, zone)
         self.node_state[nid] = new
 
     def bind(self, pod: Pod, nid: int) -> None:
@@ -341,6 +355,8 @@ class Cluster(SpreadScoring):
         self.placed_priorities[pod.priority] += 1
         if pod.shape.spread_owner is not None:
             self.owner_total[pod.shape.spread_owner] += 1
+            for i, v in enumerate(self.node_zone[nid]):
+                self.owner_zone[(pod.shape.spread_owner, i, v)] += 1
         self.version += 1
 
     def unbind(self, pod: Pod) -> None:
@@ -353,6 +369,8 @@ class Cluster(SpreadScoring):
         pod.node = None
         if pod.shape.spread_owner is not None:
             self.owner_total[pod.shape.spread_owner] -= 1
+            for i, v in enumerate(self.node_zone[nid]):
+                self.owner_zone[(pod.shape.spread_owner, i, v)] -= 1
         self.placed_priorities[pod.priority] -= 1
         if not self.placed_priorities[pod.priority]:
             del self.placed_priorities[pod.priority]
@@ -505,10 +523,8 @@ class Cluster(SpreadScoring):
         cands = self.candidates(pod)
         if cands is None and not shape.varying:
             if shape.spread_owner is not None and self.spread_constraints:
-                if self._zones_uniform():
-                    return self._select_spread(shape)
-            else:
-                return self._select_fast(shape)
+                return self._select_spread(shape)
+            return self._select_fast(shape)
         nodes = cands if cands is not None else range(len(self.node_pool))
         return self._select_nodes(shape, nodes)
 

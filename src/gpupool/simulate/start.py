@@ -13,10 +13,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpupool.k8s import nodes as k8s_nodes
 from gpupool.k8s.workloads import Workload, workload_of
 from gpupool.spec.model import PoolSpec, Taint
 
 DONE_PHASES = ("Succeeded", "Failed")
+UNPOOLED = "nodes"  # the pool of nodes without an AKS agentpool label (clusters outside AKS)
 
 
 @dataclass(frozen=True)
@@ -83,11 +85,9 @@ def _ints(q: dict) -> dict[str, int]:
 
 
 def node_of(obj: Any) -> ExistingNode:
-    from gpupool.k8s import nodes as k8s_nodes
-
     return ExistingNode(
         name=k8s_nodes.name(obj),
-        pool=k8s_nodes.pool_name(obj),
+        pool=k8s_nodes.pool_name(obj) or UNPOOLED,
         vm_size=k8s_nodes.vm_size(obj),
         labels=k8s_nodes.labels(obj),
         capacity=_ints(k8s_nodes.capacity(obj)),
@@ -142,6 +142,7 @@ def from_snapshot(snap: Any, pools: list[PoolSpec] | None = None) -> StartState:
 
 def resolve_pools(spec_pools: list[PoolSpec], start: StartState) -> list[PoolSpec]:
     """The pools to simulate: the given specs, then nodepools.json's, then one per pool the nodes name."""
+    from gpupool.errors import InputError
     from gpupool.spec import parse_pool
 
     out = list(spec_pools)
@@ -169,7 +170,15 @@ def resolve_pools(spec_pools: list[PoolSpec], start: StartState) -> list[PoolSpe
         }
         kind = "GpuNodePool" if n.labels.get("kubernetes.azure.com/accelerator") else "NodePool"
         doc = {"apiVersion": "gpupool/v1", "kind": kind, "metadata": {"name": name}, "spec": spec}
-        out.append(parse_pool(doc, f"{start.source} (nodes of pool {name})", 1))
+        try:
+            out.append(parse_pool(doc, f"{start.source} (nodes of pool {name})", 1))
+        except InputError as e:
+            raise InputError(
+                start.source,
+                None,
+                f"node {n.name} (pool {name}, VM size {n.vm_size or 'unknown'}): {e.message}",
+                "simulate starts from AKS clusters; give the pools' specs or the snapshot's nodepools.json",
+            ) from None
         names.add(name)
     return out
 
@@ -196,14 +205,11 @@ def shape_of(node: ExistingNode, pool: PoolSpec) -> Any:
 
 def load_start(snapshot: str | None = None, live: bool = False, context: str | None = None) -> StartState:
     """Read the real cluster (a snapshot directory, or live and read-only) with doctor's reader."""
+    from gpupool.cluster import read_snapshot
     from gpupool.errors import InputError
 
-    try:
-        from gpupool import cluster as reader
-    except ImportError:  # pragma: no cover - the reader ships with doctor
-        raise InputError(None, None, "--snapshot/--live: the cluster reader is not in this build") from None
     if snapshot is not None:
-        snap = reader.read_snapshot(snapshot)
+        snap = read_snapshot(snapshot)
     elif live:
         from gpupool.cluster.live import read_live
 
