@@ -119,8 +119,14 @@ def main() -> int:
     ap.add_argument("--workloads", type=int, default=5000)
     ap.add_argument("--from-one", action="store_true",
                     help="pools start at one node; the autoscaler adds the rest (heavier simulation)")
+    ap.add_argument("--lint-inline", action="store_true",
+                    help="lint in this process after simulate (no forked process), to compare")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
+    if a.lint_inline:
+        import gpupool.lint.engine as lint_engine
+
+        lint_engine.PARALLEL_MIN_BYTES = 1 << 62
     runs, peers = [], []
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "bench.yaml"
