@@ -153,7 +153,7 @@ class GpupoolGroup(TyperGroup):
         except ce.ClickException as e:  # e.g. a file Click could not open
             typer.echo(usage_line(e), err=True)
             sys.exit(2 if e.exit_code in (1, 2) else e.exit_code)
-        except ce.Abort:
+        except typer.Abort:
             typer.echo("gpupool: aborted", err=True)
             sys.exit(1)
         except InputError as e:  # raised outside a command's own handling (e.g. in a callback)

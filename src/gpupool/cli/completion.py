@@ -69,11 +69,26 @@ def _classes() -> dict[str, type]:
                 return rule_items(incomplete)
             return obj.shell_complete(ctx, incomplete)
 
-    return {
-        "bash": type("GpupoolBash", (RuleAware, BashComplete), {}),
-        "zsh": type("GpupoolZsh", (RuleAware, ZshComplete), {}),
-        "fish": type("GpupoolFish", (RuleAware, FishComplete), {}),
-    }
+    def one_line(text: str | None) -> str:
+        return " ".join((text or "").split())
+
+    class Zsh(RuleAware, ZshComplete):
+        def format_completion(self, item: Any) -> str:  # one line each, help as plain text (no Rich re-wrap)
+            def esc(s: str) -> str:
+                return (
+                    s.replace('"', '""').replace("'", "''").replace("$", "\\$").replace("`", "\\`")
+                    .replace(":", r"\\:")
+                )
+
+            help_text = one_line(item.help)
+            return f'"{esc(item.value)}":"{esc(help_text)}"' if help_text else f'"{esc(item.value)}"'
+
+    class Fish(RuleAware, FishComplete):
+        def format_completion(self, item: Any) -> str:
+            help_text = one_line(item.help)
+            return f"{item.value}\t{help_text}" if help_text else f"{item.value}"
+
+    return {"bash": type("Bash", (RuleAware, BashComplete), {}), "zsh": Zsh, "fish": Fish}
 
 
 def completer(cli: Any, shell: str, ctx_args: Any = None) -> Any:
@@ -101,6 +116,7 @@ def shell_complete(cli: Any, ctx_args: Any, instruction: str) -> int:
 def register(app: typer.Typer) -> None:
     @app.command("completion")
     def completion(
+        ctx: typer.Context,
         shell: Shell = typer.Argument(..., metavar="SHELL", help="bash, zsh or fish."),
     ) -> None:
         """Print the shell completion script for SHELL (commands, options, files, rule IDs).
@@ -110,6 +126,5 @@ def register(app: typer.Typer) -> None:
         zsh: gpupool completion zsh > "${fpath[1]}/_gpupool".
         fish: gpupool completion fish > ~/.config/fish/completions/gpupool.fish.
         """
-        ctx = typer.get_current_context()
         comp = completer(ctx.find_root().command, shell.value)
         typer.echo(comp.source())

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from gpupool.cli.common import Format, guard
+from gpupool.cli.common import FailOn, Format, fail_on_option, guard
 
 
 def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
@@ -15,13 +15,11 @@ def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
     from rich.table import Table
 
     from gpupool.render import shell
-    from gpupool.report.text import print_findings, summary_counts
+    from gpupool.report.text import heading, print_findings, summary_counts
 
     for pp in plan.pools:
         d = pp.to_dict()
-        con.rule(
-            f"[bold]{escape(d['kind'])} {escape(d['name'])}[/]  cluster {escape(d['cluster'])}", align="left"
-        )
+        heading(con, f"[bold]{escape(d['kind'])} {escape(d['name'])}[/]  cluster {escape(d['cluster'])}")
         t = Table(show_header=False, box=None, pad_edge=False)
         t.add_column(style="dim", no_wrap=True)
         t.add_column()
@@ -81,6 +79,7 @@ def register(app: typer.Typer) -> None:
         output: Format = typer.Option(
             Format.text, "--output", "-o", help="text for people, json for machines."
         ),
+        fail_on: FailOn = fail_on_option(),
     ) -> None:
         """Check the design; show what each node advertises, what is final at creation, and the az command.
 
@@ -88,7 +87,7 @@ def register(app: typer.Typer) -> None:
         each node will advertise (MIG profile, strategy and time-slicing applied), the settings that need a
         new pool to change, and the exact `az aks nodepool add` command; then the design findings.
 
-        Exit codes: 0 no error finding, 1 error findings, 2 bad input.
+        Exit codes: 0 no error finding, 1 error findings (or warnings with --fail-on warning), 2 bad input.
 
         Example: gpupool plan examples/t4-driver-only.yaml
         """
@@ -111,4 +110,4 @@ def register(app: typer.Typer) -> None:
             )
         else:
             _print_text(plan, console())
-        raise typer.Exit(exit_code(plan.findings))
+        raise typer.Exit(exit_code(plan.findings, fail_on.severity))

@@ -80,12 +80,29 @@ def console(stream: TextIO | None = None) -> Console:
         kwargs["no_color"] = True
     if not tty:
         kwargs["width"] = NO_WRAP_WIDTH
+        kwargs["file"] = _NoTrailingSpace(stream)
     return Console(**kwargs)
+
+
+class _NoTrailingSpace:
+    """A stream wrapper that drops the spaces Rich pads table rows with before each newline (CI logs)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        import re
+
+        self._stream.write(re.sub(r" +(?=\n)", "", text))
+        return len(text)
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self._stream, name)
 
 
 def heading(con: Console, markup: str) -> None:
     """A section heading: a rule across a terminal, one short line elsewhere (never NO_WRAP_WIDTH wide)."""
-    if is_terminal(con.file) and con.width < NO_WRAP_WIDTH:
+    if con.is_terminal and con.width < NO_WRAP_WIDTH:
         con.rule(markup, align="left")
     else:
         con.print(f"── {markup} ──")
