@@ -408,6 +408,7 @@ def register(app: typer.Typer) -> None:
         imported pools: findings go to stderr; exit 1 on error findings (or at the --fail-on severity),
         after the specs are written.
         """
+        skip = _ignores(ignore)
         from gpupool.spec import azjson
 
         shown = "<stdin>" if file == "-" else file
@@ -425,7 +426,6 @@ def register(app: typer.Typer) -> None:
                 )
             for n in p.notes:
                 typer.echo(f"gpupool: note: pool {p.pool.name}: {_safe(n, 200)}", err=True)
-        skip = _ignores(ignore)
         if output and output != "-":
             write_atomic(output, text)
             typer.echo(f"gpupool: wrote {len(pools)} pool spec(s) to {output}", err=True)
