@@ -47,11 +47,14 @@ def test_diff_fail_on() -> None:
 
 def test_import_checks_the_imported_pools() -> None:
     r = run_cli("import", AZ_LIST)
-    assert r.exit_code == 0
+    assert r.exit_code == 0  # import converts; it fails on findings only when asked
     assert "info GP128" in r.stderr and "apiVersion: gpupool/v1" in r.stdout
     assert "GP128" not in r.stdout
     r = run_cli("import", AZ_LIST, "--fail-on", "info")
     assert r.exit_code == 1 and "apiVersion: gpupool/v1" in r.stdout  # the specs are printed all the same
-    assert run_cli("import", AZ_LIST, "--fail-on", "info", "--ignore", "GP128,GP131").exit_code == 0
+    assert run_cli("import", AZ_LIST, "--fail-on", "error").exit_code == int("error GP" in r.stderr)
+    r = run_cli("import", AZ_LIST, "--fail-on", "info", "--ignore", "GP128,GP131")
+    assert r.exit_code == int(" warning GP" in r.stderr or " error GP" in r.stderr)
+    assert "GP128" not in r.stderr
     r = run_cli("import", AZ_LIST, "--fail-on", "sometimes")
     assert r.exit_code == 2 and r.stderr.startswith("gpupool: error: import: invalid value for '--fail-on'")

@@ -63,3 +63,13 @@ def test_usage_errors_through_kubectl(env: dict[str, str]) -> None:
     assert r.stderr.strip() == 'gpupool: error: no such command "lnit" (did you mean lint?)'
     r = kubectl(env, "gpupool", "--help")
     assert r.returncode == 0 and r.stdout.startswith("Usage: kubectl gpupool [OPTIONS] COMMAND")
+
+
+def test_every_command_runs_through_kubectl(env: dict[str, str]) -> None:
+    """`kubectl gpupool <command> --help` for every command in COMMANDS (doctor too, once it is there)."""
+    from gpupool.cli.main import COMMANDS
+
+    for name in COMMANDS:
+        r = kubectl(env, "gpupool", name, "--help")
+        assert r.returncode == 0, (name, r.stderr)
+        assert r.stdout.startswith(f"Usage: kubectl gpupool {name} "), (name, r.stdout[:200])

@@ -7,8 +7,8 @@ when a new pool is needed, a migration runbook (``--runbook FILE``). CURRENT is 
 there are changes, or 1 on error findings (workloads that would not follow); bad input is exit 2.
 
 ``import``: ``az aks nodepool show/list -o json`` -> pool spec YAML (settings gpupool does not model are
-listed as comments); the design rules run on the imported pools (findings on stderr, exit 1 on errors or
-at the ``--fail-on`` severity), so CI can check the pools that run today.
+listed as comments); the design rules run on the imported pools (findings on stderr; exit 1 only at the
+``--fail-on`` severity, default none), so CI can check the pools that run today.
 """
 
 from __future__ import annotations
@@ -399,14 +399,20 @@ def register(app: typer.Typer) -> None:
         ignore: list[str] = typer.Option(
             [], "--ignore", metavar="RULE", help="Skip a design rule by ID or name; repeat or comma-separate."
         ),
-        fail_on: FailOn = fail_on_option(),
+        fail_on: FailOn = typer.Option(
+            FailOn.none,
+            "--fail-on",
+            metavar="SEVERITY",
+            help="Exit 1 when a design finding on the imported pools is at least this severe: error, "
+            "warning, info, or none (default: import converts, it does not judge).",
+        ),
     ) -> None:
         """Turn `az aks nodepool show/list -o json` into pool specs (one YAML document per pool).
 
         Settings gpupool does not model (OS disk, subnets, upgrade settings, tags, ...) are written as
         comments above each pool and summed up on stderr. The design rules (gpupool check) run on the
-        imported pools: findings go to stderr; exit 1 on error findings (or at the --fail-on severity),
-        after the specs are written.
+        imported pools and their findings go to stderr; with --fail-on error (or warning, info) they set
+        the exit code to 1, after the specs are written.
         """
         skip = _ignores(ignore)
         from gpupool.spec import azjson

@@ -76,10 +76,10 @@ def register(app: typer.Typer) -> None:
         specs: list[Path] = typer.Argument(
             ..., help="Pool spec files (YAML, one or more documents each).", metavar="SPEC..."
         ),
+        fail_on: FailOn = fail_on_option(),
         output: Format = typer.Option(
             Format.text, "--output", "-o", help="text for people, json for machines."
         ),
-        fail_on: FailOn = fail_on_option(),
     ) -> None:
         """Check the design; show what each node advertises, what is final at creation, and the az command.
 
