@@ -4,6 +4,7 @@ through the real program; with a did-you-mean for commands and options."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -123,3 +124,8 @@ def test_help_at_80_columns_keeps_option_names() -> None:
     assert "--extended-resource-toleration" in out
     assert "--kubernetes-version" in out
     assert max(len(line) for line in out.splitlines()) <= 110
+    check = subprocess.run(
+        [sys.executable, "-m", "gpupool", "check", "--help"], capture_output=True, text=True, env=env
+    ).stdout
+    assert not re.search(r"-\n", check), check  # no word (--fail-on, scale-from-zero) broken at a hyphen
+    assert "--fail-on warning" in check.replace("\n", " ") or "--fail-on\n" in check

@@ -103,6 +103,25 @@ def usage_line(err: Exception) -> str:
     return f"{text} ({hint})" if hint else text
 
 
+def _help_keeps_words() -> None:
+    """Click wraps help text with textwrap's defaults, which break at hyphens (``--fail-`` / ``on``): keep
+    option names and hyphenated words whole (Typer's vendored Click looks the wrapper class up per call)."""
+    from typer._click import _textwrap
+
+    base = _textwrap.TextWrapper
+    if getattr(base, "gpupool_whole_words", False):
+        return
+
+    class Wrapper(base):  # type: ignore[misc, valid-type]
+        gpupool_whole_words = True
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("break_on_hyphens", False)
+            super().__init__(*args, **kwargs)
+
+    _textwrap.TextWrapper = Wrapper  # type: ignore[misc]
+
+
 class GpupoolGroup(TyperGroup):
     """The root command: one-line usage errors (exit 2), did-you-mean for commands, shell completion.
 
@@ -138,6 +157,7 @@ class GpupoolGroup(TyperGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        _help_keeps_words()
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         from typer._click import exceptions as ce
