@@ -57,6 +57,9 @@ class VmSize:
     retired: str | None
     source: str
     as_of: str
+    unverified: tuple[str, ...] = ()  # fields (memory, gpus) no primary source confirms: never errors
+    os_skus: tuple[str, ...] = ()  # the OS SKUs AKS supports the size on; empty: no limit recorded
+    origin: str = "catalog"  # catalog | list-skus (described by the user's `az vm list-skus` output)
 
     @property
     def is_gpu(self) -> bool:
@@ -101,6 +104,7 @@ class OsSku:
     kubernetes: tuple[str | None, str | None] | None
     source: str
     as_of: str
+    retired: str | None = None  # the date AKS stopped supporting it
 
 
 @cache
@@ -137,7 +141,9 @@ def vm_sizes() -> dict[str, VmSize]:
     minimum = d["recommendedMinimum"]["size"]
     gpu_table = gpus()
     out = {}
-    for name, (family, vcpu, mem, count) in d["sizes"].items():
+    for name, row in d["sizes"].items():
+        family, vcpu, mem, count = row[:4]
+        unverified = tuple(row[4]) if len(row) > 4 else ()
         fam = fams[family]
         status = fam["status"]
         if name == minimum:
@@ -156,8 +162,10 @@ def vm_sizes() -> dict[str, VmSize]:
             arch=fam.get("arch", "x64"),
             fabric_manager=bool(fam.get("fabricManager", False)),
             retired=fam.get("retired"),
-            source=fam["source"],
+            source=" ".join(str(fam["source"]).split()),
             as_of=str(fam["asOf"]),
+            unverified=unverified,
+            os_skus=tuple(fam.get("osSkus") or ()),
         )
     return out
 
@@ -222,6 +230,7 @@ def os_skus() -> dict[str, OsSku]:
             kubernetes=(k8s[0], k8s[1]) if k8s else None,
             source=v["source"],
             as_of=str(v["asOf"]),
+            retired=str(v["retired"]) if v.get("retired") else None,
         )
     return out
 
@@ -276,6 +285,13 @@ def cuda_support(cuda_version: str, driver_version: str) -> CudaSupport:
     if floor and dv >= version_tuple(floor):
         return CudaSupport("minor-compat", cuda_version, driver_version, native, source)
     return CudaSupport("unsupported", cuda_version, driver_version, native, source)
+
+
+def cuda_min_driver_unverified(cuda_version: str) -> bool:
+    """True when the toolkit's minimum driver in cuda.yaml is a placeholder (``unverified``)."""
+    cv = version_tuple(cuda_version)
+    key = f"{cv[0]}.{cv[1] if len(cv) > 1 else 0}"
+    return key in set(_data("cuda.yaml").get("unverified") or ())
 
 
 def newest_native_cuda(driver_version: str) -> str | None:

@@ -372,8 +372,11 @@ def register(app: typer.Typer) -> None:
             help="`az aks nodepool show -o json` or `az aks nodepool list -o json` "
             "output (also `az aks show -o json`); - for stdin.",
         ),
-        output: str | None = typer.Option(
-            None, "--output", "-o", help="Write the pool spec YAML here (default: stdout)."
+        output: str = typer.Option(
+            "yaml", "--output", "-o", help="yaml (pool spec documents) or json (versioned: \"version\": 1)."
+        ),
+        write: str | None = typer.Option(
+            None, "--write", "-w", metavar="FILE", help="Write the result to FILE (default: stdout)."
         ),
         name: str | None = typer.Option(None, "--name", "-n", help="Import only this pool (from list JSON)."),
         resource_group: str | None = typer.Option(
@@ -390,11 +393,21 @@ def register(app: typer.Typer) -> None:
         """
         from gpupool.spec import azjson
 
+        if output not in ("yaml", "json"):
+            raise InputError(
+                None, None, f"-o/--output takes yaml or json, not {_safe(output)!r}",
+                "write to a file with --write FILE (-o names the format, as in every gpupool command)",
+            )
         shown = "<stdin>" if file == "-" else file
         pools = azjson.load_az_pools(file, resource_group=resource_group, cluster_name=cluster_name)
         if name is not None:
             pools = [azjson.pick(pools, name, shown)]
-        text = azjson.to_yaml_stream(pools)
+        if output == "json":
+            from gpupool.report.jsonout import dumps
+
+            text = dumps({"pools": [azjson.to_json_dict(p) for p in pools]}) + "\n"
+        else:
+            text = azjson.to_yaml_stream(pools)
         for p in pools:
             if p.unmodeled:
                 typer.echo(
@@ -405,8 +418,8 @@ def register(app: typer.Typer) -> None:
                 )
             for n in p.notes:
                 typer.echo(f"gpupool: note: pool {p.pool.name}: {_safe(n, 200)}", err=True)
-        if output and output != "-":
-            write_atomic(output, text)
-            typer.echo(f"gpupool: wrote {len(pools)} pool spec(s) to {output}", err=True)
+        if write and write != "-":
+            write_atomic(write, text)
+            typer.echo(f"gpupool: wrote {len(pools)} pool spec(s) to {write}", err=True)
         else:
             typer.echo(text, nl=False)

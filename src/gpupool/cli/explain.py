@@ -52,6 +52,9 @@ def find_rule(key: str) -> RuleInfo:
     names = {r.name: r.id for r in rules.values()}
     probe = key.strip()
     close = difflib.get_close_matches(probe.upper(), list(rules), n=3, cutoff=0.6)
+    digits = probe.upper()[:2] + probe.upper()[2:].translate(str.maketrans("OIL", "011"))
+    if digits in rules:  # GP1O5 -> GP105 first: letters typed for digits
+        close = [digits, *(c for c in close if c != digits)][:3]
     close += [n for n in difflib.get_close_matches(probe.lower(), list(names), n=3, cutoff=0.6)]
     hint = f"did you mean {', '.join(close)}?" if close else "list the rules with: gpupool rules"
     raise InputError(None, None, f'unknown rule "{probe}"', hint)

@@ -27,7 +27,7 @@ def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
         t.add_column()
         hw = d["vmSize"]
         if d["gpuModel"]:
-            hw += f"  ({d['gpusPerNode']} x {d['gpuModel']}, {d['vcpu']} vCPU, {d['memoryGiB']:g} GiB)"
+            hw += f"  ({d['gpusPerNodeText']} x {d['gpuModel']}, {d['vcpu']} vCPU, {d['memoryGiB']:g} GiB)"
         elif d["vcpu"]:
             hw += f"  ({d['vcpu']} vCPU, {d['memoryGiB']:g} GiB)"
         t.add_row("VM size", escape(hw))

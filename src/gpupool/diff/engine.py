@@ -24,8 +24,8 @@ from gpupool.spec.azjson import AzPool
 from gpupool.spec.model import SPOT_TAINT_KEY, PoolSpec, TimeSlicing
 
 RULES_PACKAGE = "gpupool.diff.rules"
-UPDATE_OS_SKUS = ("AzureLinux", "AzureLinux3", "Ubuntu", "Ubuntu2204", "Ubuntu2404")
-"""OS SKUs `az aks nodepool update --os-sku` takes (Azure CLI _params.py node_os_skus_update)."""
+UPDATE_OS_SKUS = table.update_os_skus()
+"""OS SKUs `az aks nodepool update --os-sku` takes (mutability.yaml updateOsSkus, from the Azure CLI)."""
 
 
 @dataclass(frozen=True)
