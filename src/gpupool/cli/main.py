@@ -23,6 +23,7 @@ COMMANDS = {  # command name -> the module that registers it
     "simulate": "gpupool.cli.simulate",
     "explain": "gpupool.cli.explain",
     "rules": "gpupool.cli.explain",
+    "preflight": "gpupool.cli.preflight",
 }
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 
