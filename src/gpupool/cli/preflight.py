@@ -126,11 +126,21 @@ def register(app: typer.Typer) -> None:
             typer.echo(print_commands(pools, from_dir or "preflight-inputs", location), nl=False)
             return
         if live:
-            if any((from_dir, skus, usage, versions, cluster, az_version)):
-                raise InputError(None, None, "--live reads Azure itself; it takes no input files")
+            if any((from_dir, skus, usage, versions, cluster)):
+                raise InputError(
+                    None,
+                    None,
+                    "--live reads Azure itself; it takes no input files",
+                    "only --az-version FILE (the local CLI's versions) goes with --live",
+                )
+            import dataclasses
+
+            from gpupool.preflight.inputs import load_az_version
             from gpupool.preflight.live import load_live
 
             inputs = load_live(pools, subscription=subscription, location=location, timeout=timeout)
+            if az_version:
+                inputs = dataclasses.replace(inputs, az_version=load_az_version(az_version))
         else:
             from gpupool.preflight.inputs import load_inputs
 
