@@ -175,9 +175,29 @@ def _by_lower() -> dict[str, VmSize]:
     return {k.lower(): v for k, v in vm_sizes().items()}
 
 
+_USER_SIZES: dict[str, VmSize] = {}
+"""Sizes the catalog lacks, described by the user's ``az vm list-skus`` output (``--skus FILE``)."""
+
+
 def vm_size(name: str) -> VmSize | None:
-    """Look a size up by name, case-insensitively (Azure treats VM size names case-insensitively)."""
-    return _by_lower().get(name.lower())
+    """Look a size up by name, case-insensitively (Azure treats VM size names case-insensitively): the
+    catalog first, then sizes added from the user's list-skus output (:func:`add_user_sizes`)."""
+    key = name.lower()
+    return _by_lower().get(key) or _USER_SIZES.get(key)
+
+
+def add_user_sizes(sizes: list[VmSize]) -> list[VmSize]:
+    """Add sizes the catalog lacks (from list-skus); returns the ones added (catalog rows always win)."""
+    added = []
+    for s in sizes:
+        if s.name.lower() not in _by_lower():
+            _USER_SIZES[s.name.lower()] = s
+            added.append(s)
+    return added
+
+
+def clear_user_sizes() -> None:
+    _USER_SIZES.clear()
 
 
 def close_vm_sizes(name: str, n: int = 3) -> list[str]:

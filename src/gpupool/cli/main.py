@@ -24,6 +24,7 @@ COMMANDS = {  # command name -> the module that registers it
     "explain": "gpupool.cli.explain",
     "rules": "gpupool.cli.explain",
     "preflight": "gpupool.cli.preflight",
+    "catalog": "gpupool.cli.catalog",
 }
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 

@@ -81,6 +81,10 @@ def register(app: typer.Typer) -> None:
         output: Format = typer.Option(
             Format.text, "--output", "-o", help="text for people, json for machines."
         ),
+        skus: str | None = typer.Option(
+            None, "--skus", metavar="FILE",
+            help="az vm list-skus -o json: sizes the catalog lacks get its facts (vCPUs, memory, GPUs).",
+        ),
     ) -> None:
         """Check the design; show what each node advertises, what is final at creation, and the az command.
 
@@ -92,12 +96,14 @@ def register(app: typer.Typer) -> None:
 
         Example: gpupool plan examples/t4-driver-only.yaml
         """
+        from gpupool.cli.common import use_skus
         from gpupool.design.plan import plan_pools
         from gpupool.findings import exit_code
         from gpupool.report import jsonout
         from gpupool.report.text import console
         from gpupool.spec import load_many
 
+        use_skus(skus)
         pools = load_many(specs)
         plan = plan_pools(pools)
         if output is Format.json:
