@@ -289,3 +289,20 @@ def test_as_a_real_program(tmp_path) -> None:
         "preflight", str(spec(tmp_path, vmSize="Standard_ND96isr_H200_v5")), "--from", str(EASTUS)
     )
     assert r.exit_code == 1 and "GP701" in r.stdout
+
+
+@pytest.mark.parametrize(
+    "name", ["skus.json", "usage.json", "versions.json", "cluster.json", "az-version.json"]
+)
+@pytest.mark.parametrize(
+    "raw",
+    [b"\x7fELF\x00\x00\x01\x02" * 64, "caf\xe9".encode("latin-1"), b"[" * 100000, b"null", b'"x"', b"[1, 2]"],
+    ids=["binary", "latin1", "deep", "null", "string", "numbers"],
+)
+def test_hostile_az_files_exit_2_one_line(tmp_path, name, raw) -> None:
+    d = tmp_path / "in"
+    d.mkdir()
+    (d / name).write_bytes(raw)
+    r = run_cli("preflight", str(spec(tmp_path)), "--from", str(d))
+    assert r.exit_code == 2, (r.stdout, r.stderr)
+    assert r.stderr.startswith("gpupool: error: ") and r.stderr.count("\n") == 1
