@@ -306,3 +306,22 @@ def test_hostile_az_files_exit_2_one_line(tmp_path, name, raw) -> None:
     r = run_cli("preflight", str(spec(tmp_path)), "--from", str(d))
     assert r.exit_code == 2, (r.stdout, r.stderr)
     assert r.stderr.startswith("gpupool: error: ") and r.stderr.count("\n") == 1
+
+
+def test_specs_in_another_region_than_the_files(tmp_path) -> None:
+    r = run_cli("preflight", str(spec(tmp_path, location="westeurope")), "--from", str(EASTUS))
+    assert r.exit_code == 2 and "lists sizes of eastus only" in r.stderr
+
+
+def test_print_commands_refuses_several_regions(tmp_path) -> None:
+    a = spec(tmp_path, "gpua")
+    b = spec(tmp_path, "gpub", location="westeurope")
+    r = run_cli("preflight", str(a), str(b), "--print-commands")
+    assert r.exit_code == 2 and "several regions" in r.stderr
+
+
+def test_print_commands_one_file_per_cluster(tmp_path) -> None:
+    a = spec(tmp_path, "gpua")
+    b = spec(tmp_path, "gpub", clusterName="other")
+    r = run_cli("preflight", str(a), str(b), "--print-commands", "--from", "in")
+    assert "> 'in/cluster-myAKSCluster.json'" in r.stdout and "> 'in/cluster-other.json'" in r.stdout

@@ -51,26 +51,32 @@ def print_commands(pools, out_dir: str, location: str | None) -> str:  # type: i
         "# gpupool preflight inputs (read-only az commands); then: gpupool preflight SPEC --from " + quote(d),
         f"mkdir -p {quote(d)}",
     ]
-    regions = {p.location for p in pools if p.location} | ({location} if location else set())
+    regions = {p.location for p in pools if p.location} or ({location} if location else set())
     clusters = dict.fromkeys((p.resource_group, p.cluster_name) for p in pools)
     many = len(clusters) > 1
     for rg, name in clusters:
         suffix = name if many else ""
         lines.append(f"az aks show -g {quote(rg)} -n {quote(name)} -o json > {f('cluster', suffix)}")
-    if not regions:
+    if len(regions) > 1:
+        from gpupool.errors import InputError
+
+        raise InputError(
+            None,
+            None,
+            f"the specs name several regions ({', '.join(sorted(regions))})",
+            "run gpupool preflight once per region, with the specs of that region",
+        )
+    if regions:
+        region = quote(next(iter(regions)))
+    else:
         rg, name = next(iter(clusters))
         lines.append(f'REGION="$(az aks show -g {quote(rg)} -n {quote(name)} --query location -o tsv)"')
-        region_words = ['"$REGION"']
-    else:
-        region_words = [quote(r) for r in sorted(regions)]
-    if len(region_words) > 1:
-        lines.append("# the specs name several regions: run preflight once per region")
-    for r in region_words:
-        lines += [
-            f"az vm list-skus -l {r} --resource-type virtualMachines --all -o json > {f('skus')}",
-            f"az vm list-usage -l {r} -o json > {f('usage')}",
-            f"az aks get-versions -l {r} -o json > {f('versions')}",
-        ]
+        region = '"$REGION"'
+    lines += [
+        f"az vm list-skus -l {region} --resource-type virtualMachines --all -o json > {f('skus')}",
+        f"az vm list-usage -l {region} -o json > {f('usage')}",
+        f"az aks get-versions -l {region} -o json > {f('versions')}",
+    ]
     lines.append(f"az version -o json > {f('azVersion')}")
     return "\n".join(lines) + "\n"
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpupool import catalog
+from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity, sort_key
 from gpupool.preflight.inputs import facts
 from gpupool.preflight.model import Cluster, Inputs, Sku, norm
@@ -114,6 +115,20 @@ def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
     base = []
     for p in pools:
         cluster = inputs.cluster(p.cluster_name)
+        region = _region(p, cluster, inputs)
+        if (
+            inputs.skus is not None
+            and region
+            and inputs.skus.regions
+            and norm(region) not in inputs.skus.regions
+        ):
+            raise InputError(
+                p.where.path,
+                p.where.line_of("location", "name"),
+                f"pool {p.name} is in {region}, but {inputs.skus.path} lists sizes of "
+                f"{', '.join(sorted(inputs.skus.regions))} only",
+                "make the az files of the pool's region (see --print-commands); one region per run",
+            )
         sku = inputs.skus.get(p.vm_size) if inputs.skus else None
         size = catalog.vm_size(p.vm_size)
         vcpus = sku.vcpus if sku and sku.vcpus else (size.vcpu if size else None)
