@@ -325,3 +325,11 @@ def test_print_commands_one_file_per_cluster(tmp_path) -> None:
     b = spec(tmp_path, "gpub", clusterName="other")
     r = run_cli("preflight", str(a), str(b), "--print-commands", "--from", "in")
     assert "> 'in/cluster-myAKSCluster.json'" in r.stdout and "> 'in/cluster-other.json'" in r.stdout
+
+
+def test_family_from_the_catalog_not_in_usage_is_a_warning(tmp_path) -> None:
+    # no list-skus: the family name is the catalog's (StandardNCADSA10v4Family is [UNVERIFIED])
+    f = spec(tmp_path, vmSize="Standard_NC8ads_A10_v4")
+    _, d = preflight(str(f), "--usage", str(EASTUS / "usage.json"))
+    g = rules_of(d)["GP704"][0]
+    assert g["severity"] == "warning" and "not in" in g["message"]

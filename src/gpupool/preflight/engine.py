@@ -46,6 +46,7 @@ class PoolContext:
     surge: int  # extra nodes during an upgrade
     vcpus: int | None  # per node
     quota_family: str | None
+    quota_family_from: str  # list-skus | catalog (a catalog family name may be [UNVERIFIED]) | none
     needs: dict[str, QuotaNeed] = field(default_factory=dict)  # norm(counter) -> summed need (all pools)
 
     @property
@@ -154,7 +155,20 @@ def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
             if fam:
                 add(fam, total, why)
     return [
-        PoolContext(p, inputs, _region(p, c, inputs), c, s, z, nodes, surge, vcpus, fam, needs)
+        PoolContext(
+            p,
+            inputs,
+            _region(p, c, inputs),
+            c,
+            s,
+            z,
+            nodes,
+            surge,
+            vcpus,
+            fam,
+            "list-skus" if s and s.family else ("catalog" if fam else "none"),
+            needs,
+        )
         for p, c, s, z, vcpus, fam, nodes, surge in base
     ]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gpupool.catalog import version_tuple
+from gpupool.findings import Severity
 
 
 def at_least(have: str | None, need: str) -> bool:
@@ -39,9 +40,11 @@ def quota_check(ctx, rule: str, severity, counter: str | None, what: str):  # ty
         return
     row = usage.get(counter)
     if row is None:
+        # a family name only the catalog gives may be spelt differently by Azure: never an error then
+        guessed = what == "family" and ctx.quota_family_from == "catalog"
         yield ctx.finding(
             rule,
-            severity,
+            Severity.WARNING if guessed else severity,
             f"{what} quota {counter}: not in {usage.path} (no quota for it in this region); "
             f"{need.vcpus} vCPUs needed",
             at=("vmSize",),
