@@ -333,3 +333,18 @@ def test_family_from_the_catalog_not_in_usage_is_a_warning(tmp_path) -> None:
     _, d = preflight(str(f), "--usage", str(EASTUS / "usage.json"))
     g = rules_of(d)["GP704"][0]
     assert g["severity"] == "warning" and "not in" in g["message"]
+
+
+@pytest.mark.parametrize("rule", preflight_rules(), ids=lambda r: r.id)
+def test_preflight_rule_docs(rule) -> None:
+    import re
+
+    doc = rule.doc
+    assert doc.splitlines()[0].startswith(f"{rule.id} {rule.name}:")
+    for section in ("What it checks", "Why:", "Fix:", "Source:", "Failing example", "Passing example"):
+        assert section in doc, f"{rule.id} doc lacks {section!r}"
+    source = doc[doc.index("Source:") : doc.index("Failing example")]
+    assert re.search(r"\b20\d\d-\d\d-\d\d\b", source), f"{rule.id}: source needs an as-of date"
+    assert rule.id.startswith("GP7")
+    r = run_cli("explain", rule.id)
+    assert r.exit_code == 0 and "preflight (gpupool preflight)" in r.stdout

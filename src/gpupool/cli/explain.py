@@ -16,6 +16,7 @@ FAMILIES = {
     "gpupool.lint.rules": "lint (gpupool lint)",
     "gpupool.diff.rules": "diff (gpupool diff)",
     "gpupool.simulate.rules": "simulate (gpupool simulate)",
+    "gpupool.preflight.rules": "preflight (gpupool preflight)",
 }
 
 EXPLAIN_HELP = "\n\n".join(
@@ -29,7 +30,7 @@ EXPLAIN_HELP = "\n\n".join(
 RULES_HELP = "\n\n".join(
     (
         "List every rule gpupool knows, in all families: GP1xx design (gpupool check), GP2xx/GP3xx lint, "
-        "GP4xx diff, GP5xx simulate; with ID, severity, name and summary.",
+        "GP4xx diff, GP5xx simulate, GP7xx preflight; with ID, severity, name and summary.",
         "The severity shown is the highest a rule reports; some rules report a lower level for cases that "
         "rest on unverified facts. Read one rule in full with gpupool explain ID.",
     )
