@@ -191,3 +191,14 @@ def test_spot_settings_need_spot_priority() -> None:
     with pytest.raises(InputError) as e:
         parse_pool(_doc("  evictionPolicy: Deallocate\n"), "p.yaml")
     assert "Spot pools only" in e.value.message
+
+
+def test_diff_spot_settings_need_a_new_pool(tmp_path) -> None:
+    cur = _spot_json(tmp_path)  # Spot, 0.75, Deallocate
+    desired = tmp_path / "desired.yaml"
+    run_cli("import", str(cur), "--write", str(desired))
+    text = desired.read_text().replace("evictionPolicy: Deallocate", "evictionPolicy: Delete")
+    desired.write_text(text)
+    d = json.loads(run_cli("diff", str(cur), str(desired), "-o", "json").stdout)
+    fields = {c["field"]: c for c in d["changes"]} if "changes" in d else {}
+    assert fields["evictionPolicy"]["action"] == "recreate" and "spotMaxPrice" not in fields
