@@ -191,10 +191,8 @@ def _report(pools, inputs, output: Format, ignore: list[str], fail_on: FailOn) -
             con.print()
         for s in result.skipped:
             con.print(f"not checked: {s}", markup=False)
-        c = summary_counts(findings)
-        text = (
-            f"{len(pools)} pool(s) in {files} file(s): {c['error']} error(s), {c['warning']} warning(s), "
-            f"{c['info']} info" + (f" ({ignored} ignored)" if ignored else "")
-        )
+        from gpupool.cli.check import summary_line
+
+        text = summary_line(findings, len(pools), files, ignored, fail_on)
         con.print(text, markup=False)
     raise typer.Exit(exit_code(findings, fail_on.severity))
