@@ -42,9 +42,15 @@ def test_os_sku_kubernetes_ranges(sku, span) -> None:  # upgrade-os-version.md @
     assert catalog.os_sku(sku).kubernetes == span
 
 
-def test_windows_2019_retired() -> None:  # includes/windows-server-2019-retirement.md
+def test_windows_retirements() -> None:  # windows-server-2019-retirement.md; AKS CHANGELOG 2026-06-19
     assert catalog.os_sku("Windows2019").retired == "2026-03-01"
-    assert all(o.retired is None for o in catalog.os_skus().values() if o.name != "Windows2019")
+    assert catalog.os_sku("Windows2022").retired == "2028-06-30"
+    assert {o.name for o in catalog.os_skus().values() if o.retired} == {"Windows2019", "Windows2022"}
+
+
+def test_rtx_pro_6000_supported_on_ubuntu() -> None:  # AKS CHANGELOG 2026-06-19
+    s = catalog.vm_size("Standard_NC144ds_xl_RTXPRO6000BSE_v6")
+    assert s.status == "supported" and s.os_skus == ("Ubuntu", "Ubuntu2204", "Ubuntu2404")
 
 
 def test_max_pods_defaults_and_bounds() -> None:  # ip-address-planning.md, azure-cni-overlay.md

@@ -1,8 +1,9 @@
 """GP135 retired-os-sku: the OS SKU is retired by AKS (or retires soon).
 
 What it checks: ``spec.osSku`` against the retirement date the catalog records (``retired`` in
-``os_skus.yaml``): Windows Server 2019 (``Windows2019``) retired on 2026-03-01. On or after the date
-the finding is an error; before it, a warning with the date.
+``os_skus.yaml``): Windows Server 2019 (``Windows2019``) retired on 2026-03-01; Windows Server 2022
+(``Windows2022``) retires on 2028-06-30. On or after the date the finding is an error; before it, info
+with the date.
 
 Why: from the retirement date AKS creates no new node pools with the OS SKU ("Node pools running
 Kubernetes version 1.33+ can't use Windows Server 2019"); on 2027-04-01 AKS removes the node images,
@@ -11,7 +12,8 @@ and scaling existing pools fails.
 Fix: use ``osSku: Windows2022`` (Kubernetes 1.23-1.36) or ``Windows2025`` (1.32 and newer).
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/includes/windows-server-2019-retirement.md
-(ms.date 2026-01-14, commit fb060abe6a8f), Azure/AKS#4091; as of 2026-08-21. "Today" is the UTC date,
+(ms.date 2026-01-14, commit fb060abe6a8f), Azure/AKS#4091; Azure/AKS CHANGELOG 2026-06-19 (Windows
+Server 2022 retires 2028-06-30, Azure/AKS#4168) @8d1c8909; as of 2026-08-21. "Today" is the UTC date,
 or ``GPUPOOL_TODAY`` when set.
 
 Failing example::
@@ -63,7 +65,7 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
     else:
         yield ctx.finding(
             ID,
-            Severity.WARNING,
+            Severity.INFO,
             f"osSku {os_.name} retires on {os_.retired}: AKS creates no pools with it then",
             at=("osSku",),
             fix=fix,
