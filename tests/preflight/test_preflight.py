@@ -206,11 +206,11 @@ def test_missing_inputs_skip_checks_and_say_so(tmp_path) -> None:
 
 
 def test_text_output_and_exit_codes(tmp_path) -> None:
-    r = run_cli("preflight", str(spec(tmp_path, kubernetesVersion="1.37")), "--from", str(EASTUS))
+    r = run_cli("preflight", str(spec(tmp_path, kubernetesVersion="1.33")), "--from", str(EASTUS))
     assert r.exit_code == 0 and "warning GP707" in r.stdout
     r = run_cli(
         "preflight",
-        str(spec(tmp_path, kubernetesVersion="1.37")),
+        str(spec(tmp_path, kubernetesVersion="1.33")),
         "--from",
         str(EASTUS),
         "--fail-on",
@@ -218,7 +218,7 @@ def test_text_output_and_exit_codes(tmp_path) -> None:
     )
     assert r.exit_code == 1
     r = run_cli(
-        "preflight", str(spec(tmp_path, kubernetesVersion="1.37")), "--from", str(EASTUS), "--ignore", "GP707"
+        "preflight", str(spec(tmp_path, kubernetesVersion="1.33")), "--from", str(EASTUS), "--ignore", "GP707"
     )
     assert "GP707" not in r.stdout and "1 ignored" in r.stdout
 
@@ -348,3 +348,15 @@ def test_preflight_rule_docs(rule) -> None:
     assert rule.id.startswith("GP7")
     r = run_cli("explain", rule.id)
     assert r.exit_code == 0 and "preflight (gpupool preflight)" in r.stdout
+
+
+def test_version_skew_with_the_control_plane(tmp_path) -> None:
+    code, d = preflight(
+        str(spec(tmp_path, kubernetesVersion="1.36")), "--from", str(EASTUS)
+    )  # cluster 1.35.2
+    g = rules_of(d)["GP712"][0]
+    assert code == 1 and g["clusterVersion"] == "1.35.2" and "newer than the control plane" in g["message"]
+    _, d = preflight(str(spec(tmp_path, kubernetesVersion="1.35.9")), "--from", str(EASTUS))
+    assert "GP712" in rules_of(d)  # patch newer than the control plane's
+    _, d = preflight(str(spec(tmp_path, kubernetesVersion="1.34")), "--from", str(EASTUS))
+    assert "GP712" not in rules_of(d)

@@ -16,7 +16,8 @@ HELP = "\n\n".join(
         "Check pool specs against the subscription, region and cluster before `az aks nodepool add` runs: "
         "the VM size offered in the region and zones (and not restricted for the subscription), vCPU quota "
         "for maxCount nodes plus the upgrade surge (family, regional total, Spot), the Kubernetes version "
-        "offered in the region and allowed for the OS SKU, the network's pods per node, and the Azure CLI "
+        "offered in the region, allowed for the OS SKU and within the control plane's skew, the network's "
+        "pods per node, and the Azure CLI "
         "and aks-preview versions the rendered script needs.",
         "Inputs: files the az CLI makes (print the commands with --print-commands; read them with --from "
         "DIR), or --live (read-only, needs: pip install 'gpupool[azure]'). A check whose input is missing "
