@@ -360,3 +360,16 @@ def test_version_skew_with_the_control_plane(tmp_path) -> None:
     assert "GP712" in rules_of(d)  # patch newer than the control plane's
     _, d = preflight(str(spec(tmp_path, kubernetesVersion="1.34")), "--from", str(EASTUS))
     assert "GP712" not in rules_of(d)
+
+
+def test_pool_exists_and_agent_pool_limit(tmp_path) -> None:
+    _, d = preflight(str(spec(tmp_path, "nodepool1", vmSize="Standard_D4s_v5")), "--from", str(EASTUS))
+    assert rules_of(d)["GP713"][0]["cluster"] == "myAKSCluster"
+    cluster = json.loads((EASTUS / "cluster.json").read_text())
+    cluster["maxAgentPools"] = 2  # one pool already: room for one more
+    f = tmp_path / "cluster.json"
+    f.write_text(json.dumps(cluster))
+    a, b = spec(tmp_path, "gpua"), spec(tmp_path, "gpub")
+    code, d = preflight(str(a), str(b), "--from", str(EASTUS), "--cluster", str(f))
+    g = rules_of(d)["GP714"]
+    assert code == 1 and [x["object"] for x in g] == ["GpuNodePool gpub"] and g[0]["maxAgentPools"] == 2

@@ -48,6 +48,7 @@ class PoolContext:
     quota_family: str | None
     quota_family_from: str  # list-skus | catalog (a catalog family name may be [UNVERIFIED]) | none
     needs: dict[str, QuotaNeed] = field(default_factory=dict)  # norm(counter) -> summed need (all pools)
+    new_pools_of_cluster: tuple[str, ...] = ()  # names of the run's pools in this pool's cluster, in order
 
     @property
     def kubernetes_version(self) -> str | None:
@@ -154,6 +155,9 @@ def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
             add(q["regional"], total, why)
             if fam:
                 add(fam, total, why)
+    by_cluster: dict[str, list[str]] = {}
+    for p in pools:
+        by_cluster.setdefault(p.cluster_name.lower(), []).append(p.name)
     return [
         PoolContext(
             p,
@@ -168,6 +172,7 @@ def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
             fam,
             "list-skus" if s and s.family else ("catalog" if fam else "none"),
             needs,
+            tuple(by_cluster[p.cluster_name.lower()]),
         )
         for p, c, s, z, vcpus, fam, nodes, surge in base
     ]

@@ -245,7 +245,12 @@ def cluster_from_data(data: Any, path: str) -> Cluster:
         pod_subnet=any(isinstance(p.get("podSubnetId"), str) and p.get("podSubnetId") for p in pools),
         pool_names=tuple(str(p.get("name")) for p in pools),
         tier=sku.get("tier") if isinstance(sku.get("tier"), str) else None,
+        max_agent_pools=_int_or_none(data.get("maxAgentPools")),
     )
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def load_cluster(path: str | Path) -> Cluster:

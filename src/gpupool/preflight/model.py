@@ -140,6 +140,7 @@ class Cluster:
     pod_subnet: bool  # an agent pool uses podSubnetId (Azure CNI with a pod subnet)
     pool_names: tuple[str, ...] = ()
     tier: str | None = None
+    max_agent_pools: int | None = None  # the cluster's maxAgentPools (read-only API property)
 
     @property
     def network(self) -> str:
