@@ -64,5 +64,5 @@ def use_list_skus(path: str | Path) -> list[VmSize]:
 
     skus = load_skus(path)
     source = f"az vm list-skus output {path}"
-    sizes = [s for s in (size_from_sku(k, source) for k in skus.by_name.values()) if s is not None]
+    sizes = [s for s in (size_from_sku(k, source) for k in skus.all()) if s is not None]
     return add_user_sizes(sizes)

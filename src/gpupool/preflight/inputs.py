@@ -93,17 +93,33 @@ SKUS_CMD = "az vm list-skus -l REGION --resource-type virtualMachines --all -o j
 
 
 def skus_from_data(data: Any, path: str) -> Skus:
+    """Index the rows by name (virtualMachines only); a row becomes a :class:`Sku` when it is asked for
+    (a region lists about 1,500 sizes; a run needs a few)."""
     if isinstance(data, dict) and isinstance(data.get("value"), list):
         data = data["value"]  # the REST body, as the SDK or `az rest` returns it
     if not isinstance(data, list):
         raise _err(path, "expected a JSON list of resource SKUs", SKUS_CMD)
-    by_name: dict[str, Sku] = {}
+    rows: dict[str, list[dict]] = {}
     regions: set[str] = set()
     for i, row in enumerate(data):
         if not isinstance(row, dict) or not isinstance(row.get("name"), str):
             raise _err(path, f"item {i}: expected a resource SKU object with a name", SKUS_CMD)
         if str(row.get("resourceType", "virtualMachines")).lower() != "virtualmachines":
             continue
+        locations = row.get("locations")
+        if isinstance(locations, list):
+            regions.update(norm(x) for x in locations if isinstance(x, str))
+        for info in _list(row.get("locationInfo")):
+            if isinstance(info, dict) and isinstance(info.get("location"), str):
+                regions.add(norm(info["location"]))
+        rows.setdefault(row["name"].lower(), []).append(row)
+    return Skus(path=path, rows=rows, regions=frozenset(regions), build=sku_from_rows)
+
+
+def sku_from_rows(rows: list[dict]) -> Sku:
+    """One :class:`Sku` from its list-skus rows (one per region when the file covers several)."""
+    out: Sku | None = None
+    for row in rows:
         zones: dict[str, tuple[str, ...]] = {}
         for info in _list(row.get("locationInfo")):
             if isinstance(info, dict) and isinstance(info.get("location"), str):
@@ -126,29 +142,26 @@ def skus_from_data(data: Any, path: str) -> Skus:
             for c in _list(row.get("capabilities"))
             if isinstance(c, dict) and isinstance(c.get("name"), str)
         }
-        locations = _strs(row.get("locations")) or tuple(zones)
-        regions.update(norm(x) for x in locations)
         sku = Sku(
             name=row["name"],
             family=row.get("family") if isinstance(row.get("family"), str) else None,
-            locations=locations,
+            locations=_strs(row.get("locations")) or tuple(zones),
             zones=zones,
             restrictions=tuple(restrictions),
             capabilities=caps,
         )
-        key = sku.name.lower()
-        if key in by_name:  # one row per region when the file covers several: merge
-            old = by_name[key]
+        if out is not None:
             sku = Sku(
                 sku.name,
-                sku.family or old.family,
-                old.locations + sku.locations,
-                {**old.zones, **sku.zones},
-                old.restrictions + sku.restrictions,
-                {**old.capabilities, **sku.capabilities},
+                sku.family or out.family,
+                out.locations + sku.locations,
+                {**out.zones, **sku.zones},
+                out.restrictions + sku.restrictions,
+                {**out.capabilities, **sku.capabilities},
             )
-        by_name[key] = sku
-    return Skus(path=path, by_name=by_name, regions=frozenset(regions))
+        out = sku
+    assert out is not None
+    return out
 
 
 def load_skus(path: str | Path) -> Skus:

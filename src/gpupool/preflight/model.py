@@ -6,6 +6,7 @@ Built by :mod:`gpupool.preflight.inputs` from the JSON the Azure CLI prints, or 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -76,12 +77,25 @@ class Sku:
 
 @dataclass(frozen=True)
 class Skus:
+    """The sizes of a list-skus file: raw rows by lowercase name, each made a :class:`Sku` on first use."""
+
     path: str
-    by_name: dict[str, Sku]  # lowercase name -> Sku (virtualMachines only)
+    rows: dict[str, list[dict]]  # lowercase name -> its rows (virtualMachines only)
     regions: frozenset[str]  # normalised regions the file covers
+    build: Callable[[list[dict]], Sku]
+    _built: dict[str, Sku] = field(default_factory=dict, compare=False, repr=False)
 
     def get(self, name: str) -> Sku | None:
-        return self.by_name.get(name.lower())
+        key = name.lower()
+        if key not in self._built:
+            rows = self.rows.get(key)
+            if rows is None:
+                return None
+            self._built[key] = self.build(rows)
+        return self._built[key]
+
+    def all(self) -> list[Sku]:
+        return [s for s in (self.get(k) for k in self.rows) if s is not None]
 
 
 @dataclass(frozen=True)
