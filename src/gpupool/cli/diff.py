@@ -389,7 +389,8 @@ def register(app: typer.Typer) -> None:
         """Turn `az aks nodepool show/list -o json` into pool specs (one YAML document per pool).
 
         Settings gpupool does not model (OS disk, subnets, upgrade settings, tags, ...) are written as
-        comments above each pool and summed up on stderr.
+        comments above each pool and summed up on stderr. `-o json` prints the same as versioned JSON
+        (spec, unmodeled settings, notes per pool); `--write FILE` writes to a file instead of stdout.
         """
         from gpupool.spec import azjson
 
