@@ -208,3 +208,15 @@ def test_diff_spot_settings_need_a_new_pool(tmp_path) -> None:
     d = json.loads(run_cli("diff", str(cur), str(desired), "-o", "json").stdout)
     fields = {c["field"]: c for c in d["changes"]} if "changes" in d else {}
     assert fields["evictionPolicy"]["action"] == "recreate" and "spotMaxPrice" not in fields
+
+
+def test_diff_ubuntu_to_azure_container_linux_is_in_place(tmp_path) -> None:
+    import yaml
+
+    cur = tmp_path / "cur.yaml"
+    des = tmp_path / "des.yaml"
+    cur.write_text(yaml.safe_dump(pool_doc(osSku="Ubuntu", kubernetesVersion="1.35")))
+    des.write_text(yaml.safe_dump(pool_doc(osSku="AzureContainerLinux", kubernetesVersion="1.35")))
+    d = json.loads(run_cli("diff", str(cur), str(des), "-o", "json").stdout)
+    change = next(c for c in d["changes"] if c["field"] == "osSku")
+    assert change["action"] == "update" and "--os-sku" in json.dumps(change)
