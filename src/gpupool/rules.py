@@ -25,6 +25,7 @@ FAMILY_PACKAGES = (
     "gpupool.lint.rules",
     "gpupool.diff.rules",
     "gpupool.simulate.rules",
+    "gpupool.preflight.rules",
 )
 
 

@@ -244,3 +244,11 @@ def parse_ignores(values: list[str] | None) -> set[str]:
                 raise InputError(None, None, f'--ignore: unknown rule "{item}"', hint)
             ids.add(info.id)
     return ids
+
+
+def use_skus(path: str | None) -> None:
+    """``--skus FILE``: let the catalog use sizes it lacks from the user's ``az vm list-skus -o json``."""
+    if path:
+        from gpupool.catalog.listskus import use_list_skus
+
+        use_list_skus(path)

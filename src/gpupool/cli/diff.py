@@ -386,8 +386,11 @@ def register(app: typer.Typer) -> None:
             help="`az aks nodepool show -o json` or `az aks nodepool list -o json` "
             "output (also `az aks show -o json`); - for stdin.",
         ),
-        output: str | None = typer.Option(
-            None, "--output", "-o", help="Write the pool spec YAML here (default: stdout)."
+        output: str = typer.Option(
+            "yaml", "--output", "-o", help="yaml (pool spec documents) or json (versioned: \"version\": 1)."
+        ),
+        write: str | None = typer.Option(
+            None, "--write", "-w", metavar="FILE", help="Write the result to FILE (default: stdout)."
         ),
         name: str | None = typer.Option(None, "--name", "-n", help="Import only this pool (from list JSON)."),
         resource_group: str | None = typer.Option(
@@ -410,18 +413,29 @@ def register(app: typer.Typer) -> None:
         """Turn `az aks nodepool show/list -o json` into pool specs (one YAML document per pool).
 
         Settings gpupool does not model (OS disk, subnets, upgrade settings, tags, ...) are written as
-        comments above each pool and summed up on stderr. The design rules (gpupool check) run on the
-        imported pools and their findings go to stderr; with --fail-on error (or warning, info) they set
-        the exit code to 1, after the specs are written.
+        comments above each pool and summed up on stderr. `-o json` prints the same as versioned JSON
+        (spec, unmodeled settings, notes per pool); `--write FILE` writes to a file instead of stdout.
+        The design rules (gpupool check) run on the imported pools and their findings go to stderr; with
+        --fail-on error (or warning, info) they set the exit code to 1, after the specs are written.
         """
         skip = _ignores(ignore)
         from gpupool.spec import azjson
 
+        if output not in ("yaml", "json"):
+            raise InputError(
+                None, None, f"-o/--output takes yaml or json, not {_safe(output)!r}",
+                "write to a file with --write FILE (-o names the format, as in every gpupool command)",
+            )
         shown = "<stdin>" if file == "-" else file
         pools = azjson.load_az_pools(file, resource_group=resource_group, cluster_name=cluster_name)
         if name is not None:
             pools = [azjson.pick(pools, name, shown)]
-        text = azjson.to_yaml_stream(pools)
+        if output == "json":
+            from gpupool.report.jsonout import dumps
+
+            text = dumps({"pools": [azjson.to_json_dict(p) for p in pools]}) + "\n"
+        else:
+            text = azjson.to_yaml_stream(pools)
         for p in pools:
             if p.unmodeled:
                 typer.echo(
@@ -432,9 +446,9 @@ def register(app: typer.Typer) -> None:
                 )
             for n in p.notes:
                 typer.echo(f"gpupool: note: pool {p.pool.name}: {_safe(n, 200)}", err=True)
-        if output and output != "-":
-            write_atomic(output, text)
-            typer.echo(f"gpupool: wrote {len(pools)} pool spec(s) to {output}", err=True)
+        if write and write != "-":
+            write_atomic(write, text)
+            typer.echo(f"gpupool: wrote {len(pools)} pool spec(s) to {write}", err=True)
         else:
             typer.echo(text, nl=False)
         raise typer.Exit(_check_imported([p.pool for p in pools], skip, fail_on))

@@ -30,6 +30,8 @@ COMMANDS = {  # command name -> the module that registers it
     "explain": "gpupool.cli.explain",
     "rules": "gpupool.cli.explain",
     "completion": "gpupool.cli.completion",
+    "preflight": "gpupool.cli.preflight",
+    "catalog": "gpupool.cli.catalog",
 }
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 

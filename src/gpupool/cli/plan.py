@@ -25,7 +25,7 @@ def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
         t.add_column()
         hw = d["vmSize"]
         if d["gpuModel"]:
-            hw += f"  ({d['gpusPerNode']} x {d['gpuModel']}, {d['vcpu']} vCPU, {d['memoryGiB']:g} GiB)"
+            hw += f"  ({d['gpusPerNodeText']} x {d['gpuModel']}, {d['vcpu']} vCPU, {d['memoryGiB']:g} GiB)"
         elif d["vcpu"]:
             hw += f"  ({d['vcpu']} vCPU, {d['memoryGiB']:g} GiB)"
         t.add_row("VM size", escape(hw))
@@ -80,6 +80,10 @@ def register(app: typer.Typer) -> None:
         output: Format = typer.Option(
             Format.text, "--output", "-o", help="text for people, json for machines."
         ),
+        skus: str | None = typer.Option(
+            None, "--skus", metavar="FILE",
+            help="az vm list-skus -o json: sizes the catalog lacks get its facts (vCPUs, memory, GPUs).",
+        ),
     ) -> None:
         """Check the design; show what each node advertises, what is final at creation, and the az command.
 
@@ -91,12 +95,14 @@ def register(app: typer.Typer) -> None:
 
         Example: gpupool plan examples/t4-driver-only.yaml
         """
+        from gpupool.cli.common import use_skus
         from gpupool.design.plan import plan_pools
         from gpupool.findings import exit_code
         from gpupool.report import jsonout
         from gpupool.report.text import console
         from gpupool.spec import load_many
 
+        use_skus(skus)
         pools = load_many(specs)
         plan = plan_pools(pools)
         if output is Format.json:
