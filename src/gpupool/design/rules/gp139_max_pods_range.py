@@ -2,6 +2,7 @@
 
 What it checks: ``spec.maxPods`` must be at least 10, and a pool with fewer than 30 pods per node must
 still have room for 30 pods: ``maxPods`` x nodes (``autoscaler.minCount``, else ``nodeCount``) >= 30.
+A pool with ``maxPods`` of 30 or more, or with no nodes yet (scale from zero), always has that room.
 (The upper bound, 250, is enforced when the spec is read.)
 
 Why: "The minimum value in the previous table is strictly enforced by the AKS service. You cannot set a
@@ -58,8 +59,10 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
             minimum=m.min,
         )
         return
+    if pool.max_pods >= m.min_pods_per_pool:
+        return  # one node already has room for the pool's minimum (a pool scaled to zero is fine)
     nodes = pool.autoscaler.min_count if pool.autoscaler else pool.node_count
-    if pool.max_pods * nodes < m.min_pods_per_pool:
+    if 0 < pool.max_pods * nodes < m.min_pods_per_pool:
         need = -(-m.min_pods_per_pool // pool.max_pods)
         yield ctx.finding(
             ID,
