@@ -29,7 +29,7 @@ from gpupool import spec as pool_spec
 from gpupool import yamlio
 from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity, exit_code, sort_key
-from gpupool.k8s import workloads
+from gpupool.k8s import podspecs
 from gpupool.lint import reader, schema
 from gpupool.lint.config import ANNOTATION, LintConfig, parse_ignore_annotation, resolve_rule
 from gpupool.lint.crd import CrdSet, load_crds
@@ -341,10 +341,8 @@ class Linter:
                         ref,
                     )
                 )
-            if workloads.is_builtin_workload(obj):
-                w = workloads.workload_of(obj)
-                if w is not None:
-                    found.extend(check_workload(w, self.index, path=path, root=root, base=base, ref=ref))
+            for w in podspecs.pod_templates(obj):
+                found.extend(check_workload(w, self.index, path=path, root=root, base=base, ref=ref))
         notes = _annotations(obj) if annotations else []
         kept = self._filter(found, obj, notes, rep, base=base, root=root, ref=ref)
         rep.findings.extend(kept)
@@ -437,13 +435,9 @@ def _annotations(obj: dict) -> list[tuple[Any, tuple]]:
     """``gpupool.io/ignore`` values on the object and on its pod template, with their paths."""
     out = []
     metas: list[tuple[Any, tuple]] = [(obj.get("metadata"), ("metadata",))]
-    tpath = workloads.POD_TEMPLATE_PATHS.get(obj.get("kind")) if isinstance(obj.get("kind"), str) else None
-    if tpath:
-        node: Any = obj
-        for step in tpath:
-            node = node.get(step) if isinstance(node, dict) else None
-        if isinstance(node, dict):
-            metas.append((node.get("metadata"), (*tpath, "metadata")))
+    for w in podspecs.pod_templates(obj):
+        if w.template_path != w.pod_spec_path and w.template_path:
+            metas.append((w.template.get("metadata"), (*w.template_path, "metadata")))
     for meta, rel in metas:
         if isinstance(meta, dict) and isinstance(meta.get("annotations"), dict):
             ann = meta["annotations"]

@@ -172,6 +172,8 @@ def placement(
     tolerations = spec.get("tolerations")
     # repr() of the parsed YAML values (str, int, float, bool, None, dicts and lists of them) tells equal
     # constraints from different ones; a different key order only costs a cache miss.
+    if workload.placement:  # selectors and tolerations are decided elsewhere: take every pool as reachable
+        return [PoolFit(v, True, (), all(v.resources.get(r, 0) > 0 for r in wanted)) for v in index.views]
     key = (tuple(wanted), repr(spec.get("nodeSelector")), repr(spec.get("affinity")), repr(tolerations))
     hit = index._placements.get(key)
     if hit is not None:
@@ -313,6 +315,7 @@ class WorkloadContext:
         self, rule: str, severity: Severity, message: str, at: tuple, fix: str | None = None, **extra: Any
     ) -> Finding:
         """A finding of ``rule`` located at ``at`` (a path relative to the object)."""
+        at = self.workload.source_path(at)
         pos = yamlio.locate(self.root, (*self.base, *at)) if self.root is not None else None
         return Finding(
             rule=rule,
@@ -325,6 +328,9 @@ class WorkloadContext:
             fix=fix,
             extra=extra,
         )
+
+
+_NO_POOLS = PoolIndex(())
 
 
 @cache
@@ -346,7 +352,11 @@ def check_workload(
 ) -> list[Finding]:
     """Run every workload rule on one workload against ``pools``; findings carry file:line when ``root`` (the
     YAML document, with ``base`` the object's path in it) or the workload object itself has positions."""
-    ctx = WorkloadContext(workload, as_index(pools), path=path, root=root, base=base, ref=ref or "")
+    index = _NO_POOLS if workload.placement == "operator" else as_index(pools)
+    ref = ref or object_ref(workload.obj)
+    if workload.role:
+        ref = f"{ref} ({safe(workload.role, 60)})"
+    ctx = WorkloadContext(workload, index, path=path, root=root, base=base, ref=ref or "")
     out: list[Finding] = []
     for rule in workload_rules():
         out.extend(rule.check(ctx))
