@@ -273,16 +273,17 @@ def _from_entry(entry: PodEntry, obj: dict, kind: str) -> list[Workload]:
                 spec = synth
             elif not isinstance(spec.get("containers"), list):
                 continue  # a component that is not there (no containers at all)
-            tpl = {"metadata": spec.get("metadata") if isinstance(spec.get("metadata"), dict) else {}, "spec": spec}
+            meta = spec.get("metadata")
+            tpl = {"metadata": meta if isinstance(meta, dict) else {}, "spec": spec}
             out.append(_make(obj, kind, role, tpl, spath, spec, spath, replicas, entry.placement, remap))
             continue
         for t in entry.templates:
             tpl = _get(el, t)
             if isinstance(tpl, dict) and isinstance(tpl.get("spec"), dict):
                 tpath = (*epath, *t)
-                out.append(
-                    _make(obj, kind, role, tpl, tpath, tpl["spec"], (*tpath, "spec"), replicas, entry.placement)
-                )
+                spec = tpl["spec"]
+                spath = (*tpath, "spec")
+                out.append(_make(obj, kind, role, tpl, tpath, spec, spath, replicas, entry.placement))
                 break
     return out
 
@@ -339,6 +340,6 @@ def pod_templates(obj: Any) -> list[Workload]:
         for entry in shape.entries:
             out.extend(_from_entry(entry, obj, kind))
         return out
-    if group in _BUILTIN_GROUPS or group == "k8s.io" or group.endswith(".k8s.io") and "x-k8s.io" not in group:
+    if group in _BUILTIN_GROUPS or (group.endswith("k8s.io") and not group.endswith("x-k8s.io")):
         return []  # built-in kinds without pod templates (Service, ConfigMap, RBAC, ...)
     return _by_shape(obj, kind)
