@@ -27,7 +27,13 @@ from types import ModuleType
 from typing import Any
 
 from gpupool import catalog, yamlio
-from gpupool.design.node import advertised, device_plugin_mode, is_gpu_resource, node_labels
+from gpupool.design.node import (
+    advertised,
+    device_plugin_mode,
+    is_gpu_resource,
+    node_labels,
+    open_label_keys,
+)
 from gpupool.findings import Finding, Severity
 from gpupool.k8s import affinity, resources, taints, workloads
 from gpupool.k8s.workloads import Workload
@@ -65,6 +71,7 @@ class PoolView:
     labels: dict[str, str]
     hard_taints: tuple[Taint, ...]  # NoSchedule / NoExecute, the Spot taint included
     plugin: str  # device plugin mode (design.node.device_plugin_mode)
+    open_keys: frozenset[str] = frozenset()  # labels with values gpupool cannot know (GFD's gpu.product...)
 
     @property
     def name(self) -> str:
@@ -115,6 +122,7 @@ class PoolIndex:
                 node_labels(p),
                 taints.untolerated(p.effective_taints, []),
                 device_plugin_mode(p),
+                open_label_keys(p),
             )
             for p in self.pools
         )
@@ -161,6 +169,28 @@ def gpu_requests(pod_spec: Any) -> dict[str, Fraction]:
 _PLACEMENT_CACHE_MAX = 4096
 
 
+def _selects(spec: dict, view: PoolView) -> bool:
+    """nodeSelector and required node affinity against the pool's node labels; a label whose value gpupool
+    cannot know (``view.open_keys``) is taken to have the value the pod asks for."""
+    if affinity.matches_node(spec, view.labels):
+        return True
+    if not view.open_keys:
+        return False
+    labels = dict(view.labels)
+    sel = spec.get("nodeSelector")
+    if isinstance(sel, dict):
+        for k, v in sel.items():
+            if k in view.open_keys:
+                labels[k] = str(v)
+    for term in affinity.required_terms(spec) or ():
+        for expr in (term.get("matchExpressions") or []) if isinstance(term, dict) else ():
+            if isinstance(expr, dict) and expr.get("key") in view.open_keys:
+                values = expr.get("values")
+                if expr.get("operator") in ("In", "Exists"):
+                    labels[expr["key"]] = str(values[0]) if isinstance(values, list) and values else "x"
+    return affinity.matches_node(spec, labels)
+
+
 def placement(
     workload: Workload, pools: Sequence[PoolSpec] | PoolIndex, wanted: dict[str, Fraction] | None = None
 ) -> list[PoolFit]:
@@ -183,7 +213,7 @@ def placement(
         out.append(
             PoolFit(
                 view=v,
-                selector_ok=affinity.matches_node(spec, v.labels),
+                selector_ok=_selects(spec, v),
                 untolerated=tuple(taints.untolerated(v.hard_taints, tolerations)),
                 offers_all=all(v.resources.get(r, 0) > 0 for r in wanted),
             )
