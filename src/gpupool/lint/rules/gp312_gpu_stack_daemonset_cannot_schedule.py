@@ -77,8 +77,8 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
         yield ctx.finding(
             ID,
             SEVERITY,
-            f"{comp.what} DaemonSet: its nodeSelector/required node affinity selects none of the GPU pools it "
-            f"serves ({names}): {comp.consequence}",
+            f"{comp.what} DaemonSet: its nodeSelector/required node affinity selects none of the GPU pools "
+            f"it serves ({names}): {comp.consequence}",
             ctx.spec_key("nodeSelector", "affinity"),
             fix=f"select the pool, e.g. nodeSelector kubernetes.azure.com/agentpool: {serving[0].view.name}",
             pool=serving[0].view.name,
