@@ -3,8 +3,8 @@
 What it checks
   With pools given: a DaemonSet running the NVIDIA device plugin (``k8s-device-plugin`` image; not GPU Feature
   Discovery, which runs from the same image with command ``gpu-feature-discovery``: GP312) must tolerate
-  every ``NoSchedule``/``NoExecute`` taint of each GPU pool its nodeSelector/affinity selects among those that need a self-deployed plugin (driver installed by AKS, not
-  the managed GPU preview, not driver ``None`` with the GPU Operator); and it must select at least one of
+  every ``NoSchedule``/``NoExecute`` taint of each GPU pool its nodeSelector/affinity selects among those
+  that need a self-deployed plugin (driver installed by AKS, not the managed GPU preview, not driver ``None`` with the GPU Operator); and it must select at least one of
   them. A DaemonSet scoped to one pool (as ``gpupool render`` writes one per pool, since pools differ in MIG
   strategy and sharing config) is not faulted for the pools it leaves to another DaemonSet. The upstream
   manifest tolerates ``nvidia.com/gpu``, not the ``sku=gpu`` taint of the AKS docs.
