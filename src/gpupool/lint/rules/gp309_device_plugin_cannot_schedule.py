@@ -1,13 +1,14 @@
 """GP309 device-plugin-cannot-schedule: a device plugin DaemonSet that cannot run on a GPU pool.
 
 What it checks
-  With pools given: a DaemonSet running the NVIDIA device plugin (``k8s-device-plugin`` image; not GPU Feature
-  Discovery, which runs from the same image with command ``gpu-feature-discovery``: GP312) must tolerate
-  every ``NoSchedule``/``NoExecute`` taint of each GPU pool its nodeSelector/affinity selects among those
-  that need a self-deployed plugin (driver installed by AKS, not the managed GPU preview, not driver ``None`` with the GPU Operator); and it must select at least one of
-  them. A DaemonSet scoped to one pool (as ``gpupool render`` writes one per pool, since pools differ in MIG
-  strategy and sharing config) is not faulted for the pools it leaves to another DaemonSet. The upstream
-  manifest tolerates ``nvidia.com/gpu``, not the ``sku=gpu`` taint of the AKS docs.
+  With pools given: a DaemonSet running the NVIDIA device plugin (``k8s-device-plugin`` image; not GPU
+  Feature Discovery, which runs from the same image with command ``gpu-feature-discovery``: GP312) must
+  tolerate every ``NoSchedule``/``NoExecute`` taint of each GPU pool its nodeSelector/affinity selects among
+  those that need a self-deployed plugin (driver installed by AKS, not the managed GPU preview, not driver
+  ``None`` with the GPU Operator); and it must select at least one of them. A DaemonSet scoped to one pool
+  (as ``gpupool render`` writes one per pool, since pools differ in MIG strategy and sharing config) is not
+  faulted for the pools it leaves to another DaemonSet. The upstream manifest tolerates ``nvidia.com/gpu``,
+  not the ``sku=gpu`` taint of the AKS docs.
 
 Why
   Without the plugin on the node, ``nvidia.com/gpu`` never appears in the node's capacity and every GPU pod
