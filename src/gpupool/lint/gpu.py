@@ -34,6 +34,7 @@ from gpupool.design.node import (
     node_labels,
     open_label_keys,
 )
+from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity
 from gpupool.k8s import affinity, resources, taints, workloads
 from gpupool.k8s.workloads import Workload
@@ -97,6 +98,23 @@ class PoolView:
             ts = self.time_slicing
             bits.append(f"time-sliced x{ts.replicas}" + (", renameByDefault" if ts.rename_by_default else ""))
         return f"pool {self.name} ({', '.join(bits)})"
+
+    @cached_property
+    def allocatable(self) -> dict[str, int] | None:
+        """cpu (millicores), memory and pods a node offers after AKS reservations: simulate's computation
+        (``simulate.nodes.node_shape``), for the pool's Kubernetes version or the newest simulate knows."""
+        from gpupool.simulate import facts
+        from gpupool.simulate.nodes import node_shape
+
+        try:
+            version = (
+                facts.parse_version(self.pool.kubernetes_version)
+                if self.pool.kubernetes_version
+                else facts.newest_version()
+            )
+            return node_shape(self.pool, facts.default_reservations(), version).allocatable
+        except InputError:  # a VM size outside the catalog: nothing to compare with
+            return None
 
     @cached_property
     def driver(self) -> tuple[str, str] | None:
@@ -167,6 +185,7 @@ def gpu_requests(pod_spec: Any) -> dict[str, Fraction]:
 
 
 _PLACEMENT_CACHE_MAX = 4096
+_NODE_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"})
 
 
 def _selects(spec: dict, view: PoolView) -> bool:
@@ -268,8 +287,27 @@ class WorkloadContext:
         return gpu_requests(self.pod_spec)
 
     @cached_property
+    def node_requests(self) -> dict[str, Fraction]:
+        """The pod's effective cpu, memory and ephemeral-storage requests (positive only)."""
+        got = resources.pod_requests_of(self.pod_spec, _NODE_RESOURCES.__contains__)
+        return {k: v for k, v in got.items() if v > 0}
+
+    @cached_property
     def fits(self) -> list[PoolFit]:
         return placement(self.workload, self.index, self.requests)
+
+    @cached_property
+    def candidates(self) -> list[PoolView]:
+        """Pools the pod is meant for, to judge its size against even when it cannot land yet: those it can
+        land on (offering its GPUs), else those its selectors accept (a missing toleration is GP305's
+        finding, not a reason to skip the others), else every pool offering its GPUs."""
+        gpu = bool(self.requests)
+        fits = [f for f in self.fits if f.offers_all] if gpu else list(self.fits)
+        for pick in (lambda f: f.lands, lambda f: f.selector_ok, lambda f: gpu):
+            chosen = [f.view for f in fits if pick(f)]
+            if chosen:
+                return chosen
+        return []
 
     @property
     def views(self) -> tuple[PoolView, ...]:
