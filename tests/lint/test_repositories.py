@@ -221,7 +221,9 @@ def test_helm_template_stream_keeps_template_paths() -> None:
 
 def test_fail_on_and_explicit_bad_paths(tmp_path: Path) -> None:
     f = tmp_path / "pod.yaml"
-    placement = '  nodeSelector: {nvidia.com/gpu.present: "true"}\n  tolerations: [{key: sku, operator: Exists}]\n'
+    placement = (
+        '  nodeSelector: {nvidia.com/gpu.present: "true"}\n  tolerations: [{key: sku, operator: Exists}]\n'
+    )
     f.write_text(GPU_POD.replace("nvidia.com/gpu: 1", "nvidia.com/gpus: 1").replace(placement, ""))
     assert run_cli("lint", "--no-config", str(f)).exit_code == 0  # GP313 is a warning
     assert run_cli("lint", "--no-config", "--fail-on", "warning", str(f)).exit_code == 1
