@@ -246,3 +246,14 @@ def test_status_is_schema_wise(tmp_path: Path) -> None:
     assert r.exit_code == 1 and [o["status"] for o in out["objects"]] == ["valid"]
     assert [x["rule"] for x in out["objects"][0]["findings"]] == ["GP305"]
     assert out["summary"]["valid"] == 1 and out["summary"]["invalid"] == 0
+
+
+def test_lone_template_is_an_info_not_a_parse_error(tmp_path: Path) -> None:
+    (tmp_path / "deploy.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n"
+        "spec:\n  {{- with .Values.x }}\n  foo: {{ . }}\n  {{- end }}\n"
+    )
+    r = run_cli("lint", "--no-config", str(tmp_path), "-o", "json")
+    assert r.exit_code == 0 and [(x["rule"], x["severity"]) for x in _json(r)["findings"]] == [("GP213", "info")]
+    (tmp_path / "deploy.yaml").write_text("kind: [\n")  # broken YAML without template markers: GP200
+    assert run_cli("lint", "--no-config", str(tmp_path)).exit_code == 1
