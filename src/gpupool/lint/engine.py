@@ -328,6 +328,8 @@ class Linter:
         rep.resources += 1
 
         def at(rel: tuple) -> tuple[int, int] | None:
+            if not base and not rel and doc.line:
+                return doc.line, 1  # a document's own position needs no re-read of its positions
             return doc.locate((*base, *rel))
 
         if not isinstance(obj, dict):
@@ -423,7 +425,7 @@ class Linter:
                         f"no schema for {schema.safe(kind)} {schema.safe(api)} (a custom resource): "
                         "skipped (pass its CRD with --crd)"
                     )
-                found.append(_finding("GP208", Severity.INFO, msg, path, at(("kind",)), ref))
+                found.append(_finding("GP208", Severity.INFO, msg, path, at(()), ref))
             for w in podspecs.pod_templates(obj):
                 found.extend(check_workload(w, self.index, path=path, root=root, base=base, ref=ref))
         notes = _annotations(obj) if annotations else []
@@ -438,7 +440,7 @@ class Linter:
         setattr(rep, counter, getattr(rep, counter) + 1)
         rep.objects.append((path, ref, status))
         meta = _meta(obj)
-        pos = at(())
+        pos = at(()) if base else None  # a List item; else the document's own line (no positions needed)
         rep.results.append(
             ObjectResult(
                 path,
