@@ -600,19 +600,21 @@ def _map_sources(rep: _Report, start: tuple[int, int], stream: str, sources: lis
 def _chart_report(linter: Linter, chart_file: str) -> _Report:
     rep = _Report(charts=1)
     chart_dir = os.path.dirname(chart_file) or "."
+    name = os.path.basename(os.path.abspath(chart_dir))
+    ref = f"Helm chart {schema.safe(name, 80)}"
     f = _finding(
         "GP213",
         Severity.INFO,
-        f"Helm chart: lint its output, `helm template {chart_dir} | gpupool lint -` (its Chart.yaml, "
-        "values*.yaml and templates are not Kubernetes manifests until rendered)",
+        f"lint its output, `helm template {chart_dir} | gpupool lint -` (Chart.yaml, values*.yaml and the "
+        "templates are not Kubernetes manifests until rendered)",
         chart_file,
+        obj=ref,
         line=1,
         fix=f"helm template {chart_dir} | gpupool lint -",
     )
     kept = linter._filter([f], None, [], rep)
     rep.findings.extend(kept)
-    name = os.path.basename(os.path.abspath(chart_dir))
-    rep.objects.append((chart_file, f"Helm chart {name}", "skipped"))
+    rep.objects.append((chart_file, ref, "skipped"))
     rep.results.append(ObjectResult(chart_file, 1, "HelmChart", name, None, "skipped", kept))
     return rep
 
