@@ -258,3 +258,13 @@ def test_lone_template_is_an_info_not_a_parse_error(tmp_path: Path) -> None:
     assert r.exit_code == 0 and got == [("GP213", "info")]
     (tmp_path / "deploy.yaml").write_text("kind: [\n")  # broken YAML without template markers: GP200
     assert run_cli("lint", "--no-config", str(tmp_path)).exit_code == 1
+
+
+def test_require_schemas_in_the_config(tmp_path: Path) -> None:
+    (tmp_path / "routes.yaml").write_text(ROUTES)
+    cfg = tmp_path / ".gpupool.yaml"
+    cfg.write_text("lint:\n  requireSchemas: true\n")
+    assert run_cli("lint", "--config", str(cfg), str(tmp_path / "routes.yaml")).exit_code == 1
+    cfg.write_text(f"lint:\n  requireSchemas: true\n  crds: [{CRDS}]\n")
+    r = run_cli("lint", "--config", str(cfg), str(tmp_path / "routes.yaml"), "-o", "json")
+    assert {o["kind"] for o in _json(r)["objects"] if o["status"] == "valid"} == {"Gateway", "HTTPRoute"}
