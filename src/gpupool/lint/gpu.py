@@ -146,6 +146,8 @@ class PoolIndex:
         )
         # Workloads of one chart or team share their scheduling constraints: memoise placement by them.
         self._placements: dict[Any, list[PoolFit]] = {}
+        # ...and often their resources: effective requests memoised by the raw resources sections.
+        self._requests: dict[str, tuple[dict[str, Fraction], dict[str, Fraction]]] = {}
 
     def __len__(self) -> int:
         return len(self.views)
@@ -186,6 +188,21 @@ def gpu_requests(pod_spec: Any) -> dict[str, Fraction]:
 
 _PLACEMENT_CACHE_MAX = 4096
 _NODE_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"})
+
+
+def _resources_key(spec: dict) -> str:
+    """What effective requests depend on: each container's resources (and init containers' restartPolicy)
+    and the pod overhead, as text (equal text, equal requests)."""
+    parts = []
+    for fld in ("initContainers", "containers"):
+        items = spec.get(fld)
+        if isinstance(items, list):
+            for c in items:
+                if isinstance(c, dict):
+                    parts.append((fld, c.get("resources"), c.get("restartPolicy")))
+                else:
+                    parts.append((fld, c))
+    return repr((parts, spec.get("overhead")))
 
 
 def _selects(spec: dict, view: PoolView) -> bool:
@@ -283,14 +300,27 @@ class WorkloadContext:
         return self.workload.pod_spec_path
 
     @cached_property
-    def requests(self) -> dict[str, Fraction]:
-        return gpu_requests(self.pod_spec)
+    def _both_requests(self) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
+        spec = self.pod_spec
+        key = _resources_key(spec)
+        cache = self.index._requests
+        hit = cache.get(key)
+        if hit is None:
+            got = resources.pod_requests_of(spec, _NODE_RESOURCES.__contains__)
+            hit = (gpu_requests(spec), {k: v for k, v in got.items() if v > 0})
+            if len(cache) < _PLACEMENT_CACHE_MAX:
+                cache[key] = hit
+        return hit
 
-    @cached_property
+    @property
+    def requests(self) -> dict[str, Fraction]:
+        """The pod's effective GPU requests (positive only)."""
+        return self._both_requests[0]
+
+    @property
     def node_requests(self) -> dict[str, Fraction]:
         """The pod's effective cpu, memory and ephemeral-storage requests (positive only)."""
-        got = resources.pod_requests_of(self.pod_spec, _NODE_RESOURCES.__contains__)
-        return {k: v for k, v in got.items() if v > 0}
+        return self._both_requests[1]
 
     @cached_property
     def fits(self) -> list[PoolFit]:
