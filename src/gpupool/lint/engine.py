@@ -426,8 +426,18 @@ class Linter:
                         "skipped (pass its CRD with --crd)"
                     )
                 found.append(_finding("GP208", Severity.INFO, msg, path, at(()), ref))
-            for w in podspecs.pod_templates(obj):
+            templates = podspecs.pod_templates(obj)
+            for w in templates:
                 found.extend(check_workload(w, self.index, path=path, root=root, base=base, ref=ref))
+            if len(templates) > 1:  # two roles sharing one template (an LWS leader without its own)
+                seen: set[tuple] = set()
+                unique = []
+                for f in found:
+                    k = (f.rule, f.line, f.column, f.message)
+                    if k not in seen:
+                        seen.add(k)
+                        unique.append(f)
+                found = unique
         notes = _annotations(obj) if annotations else []
         kept = self._filter(found, obj, notes, rep, base=base, root=root, ref=ref)
         rep.findings.extend(kept)
