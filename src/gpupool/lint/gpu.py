@@ -148,6 +148,7 @@ class PoolIndex:
         self._placements: dict[Any, list[PoolFit]] = {}
         # ...and often their resources: effective requests memoised by the raw resources sections.
         self._requests: dict[str, tuple[dict[str, Fraction], dict[str, Fraction]]] = {}
+        self.memo: dict[Any, Any] = {}  # for rules: verdicts keyed by what they depend on
 
     def __len__(self) -> int:
         return len(self.views)
@@ -300,9 +301,14 @@ class WorkloadContext:
         return self.workload.pod_spec_path
 
     @cached_property
+    def resources_key(self) -> str:
+        """Text that equal resources (and so equal effective requests) share: a memo key for rules."""
+        return _resources_key(self.pod_spec)
+
+    @cached_property
     def _both_requests(self) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
         spec = self.pod_spec
-        key = _resources_key(spec)
+        key = self.resources_key
         cache = self.index._requests
         hit = cache.get(key)
         if hit is None:

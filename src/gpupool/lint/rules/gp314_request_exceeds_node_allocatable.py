@@ -75,7 +75,13 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
     if not allocs or len(allocs) < len(eligible):
         return  # no pool to judge, or one we cannot size: give the benefit of the doubt
     unit = {"cpu": 1000}
-    if any(all(q * unit.get(r, 1) <= a.get(r, 0) for r, q in wanted.items()) for _, a in allocs):
+    key = (ID, ctx.resources_key, tuple(id(v) for v, _ in allocs))
+    fits = ctx.index.memo.get(key)
+    if fits is None:
+        fits = any(all(q * unit.get(r, 1) <= a.get(r, 0) for r, q in wanted.items()) for _, a in allocs)
+        if len(ctx.index.memo) < 4096:
+            ctx.index.memo[key] = fits
+    if fits:
         return
 
     def overshoot(kv: tuple) -> float:
