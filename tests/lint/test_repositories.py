@@ -268,3 +268,26 @@ def test_require_schemas_in_the_config(tmp_path: Path) -> None:
     cfg.write_text(f"lint:\n  requireSchemas: true\n  crds: [{CRDS}]\n")
     r = run_cli("lint", "--config", str(cfg), str(tmp_path / "routes.yaml"), "-o", "json")
     assert {o["kind"] for o in _json(r)["objects"] if o["status"] == "valid"} == {"Gateway", "HTTPRoute"}
+
+
+def test_operator_device_plugin_scoped_to_operator_pools(tmp_path: Path) -> None:
+    t4 = OPERATOR_POOL.replace("  gpu: {driver: None}\n", "").replace("NC24ads_A100_v4", "NC4as_T4_v3")
+    (tmp_path / "pools.yaml").write_text(t4 + "---\n" + OPERATOR_POOL.replace("name: gpunp", "name: opnp"))
+    (tmp_path / "ds.yaml").write_text(
+        """\
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: nvidia-device-plugin-daemonset, namespace: gpu-operator}
+spec:
+  selector: {matchLabels: {app: dp}}
+  template:
+    metadata: {labels: {app: dp}}
+    spec:
+      nodeSelector: {nvidia.com/gpu.deploy.device-plugin: "true"}
+      tolerations: [{key: sku, operator: Exists}]
+      containers:
+      - {name: nvidia-device-plugin, image: "nvcr.io/nvidia/k8s-device-plugin:v0.18.0"}
+"""
+    )
+    r = run_cli("lint", "--no-config", str(tmp_path), "-o", "json")
+    assert r.exit_code == 0 and _json(r)["findings"] == [], r.stdout

@@ -7,8 +7,9 @@ What it checks
   those that need a self-deployed plugin (driver installed by AKS, not the managed GPU preview, not driver
   ``None`` with the GPU Operator); and it must select at least one of them. A DaemonSet scoped to one pool
   (as ``gpupool render`` writes one per pool, since pools differ in MIG strategy and sharing config) is not
-  faulted for the pools it leaves to another DaemonSet. The upstream manifest tolerates ``nvidia.com/gpu``,
-  not the ``sku=gpu`` taint of the AKS docs.
+  faulted for the pools it leaves to another DaemonSet, nor is one that selects only GPU Operator pools (the
+  Operator's own plugin, scoped by ``nvidia.com/gpu.deploy.device-plugin``). The upstream manifest tolerates
+  ``nvidia.com/gpu``, not the ``sku=gpu`` taint of the AKS docs.
 
 Why
   Without the plugin on the node, ``nvidia.com/gpu`` never appears in the node's capacity and every GPU pod
@@ -64,7 +65,8 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
         return  # GPU Feature Discovery runs from the same image: GP312 judges it
     needing = [f for f in ctx.fits if f.view.plugin == "self-managed"]
     selected = [f for f in needing if f.selector_ok]
-    if needing and not selected:
+    scoped_elsewhere = any(f.selector_ok and f.view.is_gpu for f in ctx.fits)  # e.g. the Operator's own
+    if needing and not selected and not scoped_elsewhere:
         names = ", ".join(f.view.describe() for f in needing)
         yield ctx.finding(
             ID,

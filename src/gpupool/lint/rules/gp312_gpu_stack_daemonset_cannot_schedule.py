@@ -72,7 +72,8 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
         return
     serving = [f for f in ctx.fits if f.view.plugin in SERVES[comp.id]]
     selected = [f for f in serving if f.selector_ok]
-    if serving and not selected:
+    scoped_elsewhere = any(f.selector_ok and f.view.is_gpu for f in ctx.fits)  # e.g. the Operator's own
+    if serving and not selected and not scoped_elsewhere:
         names = ", ".join(f.view.describe() for f in serving)
         yield ctx.finding(
             ID,
