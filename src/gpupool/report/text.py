@@ -138,7 +138,9 @@ def summary_counts(findings: Iterable[Finding]) -> dict[str, int]:
 
 def resources_summary(summary: dict) -> str:
     """kubeconform-style summary line of ``gpupool lint``:
-    ``Summary: 3 resources found in 3 files - Valid: 2, Invalid: 1, Errors: 0, Skipped: 0``."""
+    ``Summary: 3 resources found in 3 files - Valid: 2, Invalid: 1, Errors: 0, Skipped: 0 (1 error,
+    0 warnings, 2 info)``. Valid/Invalid/Skipped are the schema verdict (GP2xx); the counts in brackets are
+    the findings of every rule, GPU rules included, so a schema-valid object can still have GPU errors."""
 
     def plural(n: int, word: str) -> str:
         return f"{n} {word}" + ("" if n == 1 else "s")
@@ -151,7 +153,9 @@ def resources_summary(summary: dict) -> str:
         f"Skipped: {summary.get('skipped', 0)}"
     )
     tail = (f"{plural(counts.get('error', 0), 'error')}, {plural(counts.get('warning', 0), 'warning')}, "
-            f"{plural(counts.get('info', 0), 'notice')}")
+            f"{counts.get('info', 0)} info")
+    if summary.get("charts"):
+        tail += f", {plural(summary['charts'], 'Helm chart')} not linted"
     if summary.get("suppressed"):
         tail += f", {summary['suppressed']} suppressed"
     return f"{line} ({tail})"
