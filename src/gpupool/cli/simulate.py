@@ -230,6 +230,9 @@ def register(app: typer.Typer) -> None:
             False, "--live", help="Start from the live cluster (kubeconfig, read-only; network)."
         ),
         context: str | None = typer.Option(None, "--context", help="kubeconfig context for --live."),
+        kubeconfig: Path | None = typer.Option(
+            None, "--kubeconfig", metavar="FILE", help="kubeconfig for --live (default: the client's)."
+        ),
         show: list[Show] = typer.Option(
             [], "--show", metavar="WHAT", help="Also print: placements (each pod's node, grouped per pool)."
         ),
@@ -269,12 +272,17 @@ def register(app: typer.Typer) -> None:
         start = None
         if snapshot is not None and live:
             raise InputError(None, None, "use --snapshot DIR or --live, not both")
-        if context is not None and not live:
-            raise InputError(None, None, "--context is for --live")
+        if (context is not None or kubeconfig is not None) and not live:
+            raise InputError(None, None, "--context and --kubeconfig are for --live")
         if snapshot is not None or live:
             from gpupool.simulate.start import load_start
 
-            start = load_start(str(snapshot) if snapshot is not None else None, live, context)
+            start = load_start(
+                str(snapshot) if snapshot is not None else None,
+                live,
+                context,
+                str(kubeconfig) if kubeconfig is not None else None,
+            )
         inputs = load_inputs(files, require_pools=start is None)
         table = load_prices(prices) if prices is not None else None
         if fetch_prices:
