@@ -127,6 +127,7 @@ def test_kube_proxy_on_the_zero_node_template(k) -> None:
     assert r.pools[0].added == 0
     (e,) = r.pending
     assert e.autoscaler == "pod didn't trigger scale-up: 1 Insufficient cpu"
+    assert e.why is not None and "kube-proxy pod the autoscaler puts on it (100m CPU)" in e.why
     (f,) = [f for f in r.findings if f.rule == "GP505"]
     assert "kube-proxy" in f.message and "100m" in f.message
     # without the kube-proxy pod the template (allocatable = capacity, 4000m) would have taken it
