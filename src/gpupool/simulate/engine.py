@@ -612,7 +612,7 @@ class Simulation:
 
                 why_key = ("why", pod.shape.id)
                 if why_key not in cache:
-                    cache[why_key] = autoscaler_story.kube_proxy(self, run, pod, autoscaled)  # type: ignore[assignment]
+                    cache[why_key] = autoscaler_story.not_triggered(self, run, pod, autoscaled)  # type: ignore[assignment]
                 run.why[id(pod)] = cache[why_key]
 
     def _story(self, run: Run, pod: Pod) -> tuple[str | None, str] | None:
