@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -101,7 +100,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(sarif.dumps(result.findings, registry.family("gpupool.lint.rules")))
         elif output is LintFormat.junit:
             typer.echo(junit.dumps(result.findings, result.objects), nl=False)
-        elif sys.stdout.isatty() or os.environ.get("FORCE_COLOR"):
+        elif text.styled(sys.stdout):
             con = text.console(sys.stdout)
             text.print_findings(result.findings, con)
             if result.findings:

@@ -219,6 +219,10 @@ def register(app: typer.Typer) -> None:
             metavar="RULE",
             help="Leave out findings of these rules (IDs or names, e.g. GP504).",
         ),
+        skus: str | None = typer.Option(
+            None, "--skus", metavar="FILE",
+            help="az vm list-skus -o json: sizes the catalog lacks get its facts (vCPUs, memory, GPUs).",
+        ),
         snapshot: Path | None = typer.Option(
             None,
             "--snapshot",
@@ -249,8 +253,10 @@ def register(app: typer.Typer) -> None:
 
         Example: gpupool simulate examples/a100-mig-mixed.yaml examples/workloads/training.yaml
         """
-        from gpupool.cli.common import parse_ignores
+        from gpupool.cli.common import parse_ignores, use_skus
         from gpupool.errors import InputError
+
+        use_skus(skus)
         from gpupool.report import jsonout
         from gpupool.report.text import console
         from gpupool.simulate import (
