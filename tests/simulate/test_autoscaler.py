@@ -34,8 +34,9 @@ def test_scale_up_capped_at_max_count(k) -> None:
     assert (e.workload, e.count, e.pod) == ("Deployment default/train", 2, "train-3")
     assert e.autoscaler == "pod didn't trigger scale-up: 1 max node group size reached"
     assert e.message == (
-        "0/5 nodes are available: 5 Insufficient nvidia.com/gpu. "
-        "preemption: 0/5 nodes are available: 5 No preemption victims found for incoming pod."
+        "0/5 nodes are available: 5 Insufficient nvidia.com/gpu. no new claims to deallocate, "
+        "preemption: 0/5 nodes are available: 2 Preemption is not helpful for scheduling, "
+        "3 No preemption victims found for incoming pod."
     )
     assert r.to_dict()["pools"][1]["nodesAdded"] == 3
 
@@ -65,14 +66,33 @@ def test_mig_mixed_at_zero_is_the_blind_spot(k) -> None:
 def test_a_real_node_is_the_template_once_the_pool_has_one(k) -> None:
     docs = [
         k.system(1),
+        gpu_pool(k, 1, 3, vm="Standard_ND96asr_v4", gpu={"instanceProfile": "MIG1g"}),
+        k.deployment("infer", 100, gpu=1, cpu="100m", tolerations=k.tolerate),
+    ]
+    r = k.run(docs)
+    assert (r.pools[1].nodes, r.placed, r.pending) == (2, 100, [])
+    assert r.pools[1].scale_ups[0].template == "node"
+    assert not [f for f in r.findings if f.rule == "GP501"]
+
+
+def test_mig_mixed_nodes_are_unready_to_the_autoscaler(k) -> None:
+    """kubernetes/autoscaler#8095: the GPU label without nvidia.com/gpu is ResourceUnready; no real node
+    becomes the template, so MIG pods never trigger a scale-up even when the pool has nodes."""
+    docs = [
+        k.system(1),
         gpu_pool(k, 1, 3, vm="Standard_ND96asr_v4", gpu=MIG_MIXED),
         k.deployment(
             "infer", 100, gpu=1, resource="nvidia.com/mig-1g.5gb", cpu="100m", tolerations=k.tolerate
         ),
     ]
     r = k.run(docs)
-    assert (r.pools[1].nodes, r.placed, r.pending) == (2, 100, [])
-    assert not [f for f in r.findings if f.rule == "GP501"]
+    assert (r.pools[1].nodes, r.placed, r.pending_pods) == (1, 56, 44)
+    (e,) = r.pending
+    assert e.autoscaler == "pod didn't trigger scale-up: 1 Insufficient nvidia.com/mig-1g.5gb"
+    assert "counts them as unready" in (e.why or "") and "(nvidia.com/gpu: 8)" in (e.why or "")
+    assert [f.rule for f in r.findings if f.rule == "GP506"] == ["GP506"]
+    exact = k.run(docs, autoscaler="exact")
+    assert (exact.pools[1].nodes, exact.placed) == (2, 100)
 
 
 def test_renamed_time_slicing_at_zero(k) -> None:
@@ -101,12 +121,31 @@ def test_mig_single_at_zero_over_provisions(k) -> None:
     assert f.extra["nodesAddedAks"] == 4 and f.extra["nodesAddedExact"] == 1
 
 
+def test_kube_proxy_on_the_zero_node_template(k) -> None:
+    """CA's template at zero carries a kube-proxy pod (100m CPU): 4 CPUs never fit a 4-vCPU template."""
+    docs = [gpu_pool(k, 0, 3), k.pod("p", gpu=1, cpu="4", tolerations=k.tolerate)]
+    r = k.run(docs)
+    assert r.pools[0].added == 0
+    (e,) = r.pending
+    assert e.autoscaler == "pod didn't trigger scale-up: 1 Insufficient cpu"
+    assert e.why is not None and "kube-proxy pod the autoscaler puts on it (100m CPU)" in e.why
+    (f,) = [f for f in r.findings if f.rule == "GP505"]
+    assert "kube-proxy" in f.message and "100m" in f.message
+    # without the kube-proxy pod the template (allocatable = capacity, 4000m) would have taken it
+    docs[1] = k.pod("p", gpu=1, cpu="3900m", tolerations=k.tolerate)
+    assert k.run(docs).pools[0].added == 1
+    assert not [f for f in k.run(docs).findings if f.rule == "GP505"]
+
+
 def test_allocatable_equals_capacity_adds_a_useless_node(k) -> None:
-    docs = [gpu_pool(k, 0, 3), k.pod("p", gpu=1, cpu="4", tolerations=k.tolerate)]  # 3860m allocatable
+    docs = [gpu_pool(k, 0, 3), k.pod("p", gpu=1, cpu="3900m", tolerations=k.tolerate)]  # 3860m allocatable
     r = k.run(docs)
     assert r.pools[0].added == 1
     (e,) = r.pending
-    assert e.autoscaler == "pod didn't trigger scale-up: 1 Insufficient cpu"
+    # one story: it triggered the scale-up, and says why the new node still doesn't take it
+    event = r"pod triggered scale-up: \[\{aks-gpunp-\d{8}-vmss 0->1 \(max: 3\)\}\]"
+    assert re.fullmatch(event, e.autoscaler or "")
+    assert e.why is not None and "a real node of the pool rejects it (Insufficient cpu)" in e.why
     (f,) = [f for f in r.findings if f.rule == "GP502"]
     assert "adds 1 node(s) to pool gpunp that the Pending pods can't use, where 0 would do" in f.message
     assert "allocatable = capacity" in f.message
@@ -198,8 +237,10 @@ def test_first_fit_decreasing_estimate(k) -> None:
     ]
     sim = Simulation(load_inputs([k.write(docs)]), Options())
     run = sim.run("none")
-    t = sim.template_of(run, 0, "aks-template")
+    t = sim.template_of(run, 0, "aks-template-bare")  # without CA's kube-proxy pod
     groups = [(w.shape, [p for p in run.pending if p.workload == w.index]) for w in sim.workloads]
+    # with it (100m): 3.9 CPUs per node, so no small pod fits beside a big one: 2 + 2 nodes
+    assert sim.template_of(run, 0, "aks-template").estimate(groups, 10)[0] == 4
     count, helped = t.estimate(groups, 10)
     # template: 4 CPU. Decreasing: big (3) first -> 2 nodes with 1 CPU left each; small (1) fill those, then
     # a third node takes the remaining two.
@@ -207,3 +248,80 @@ def test_first_fit_decreasing_estimate(k) -> None:
     assert [p.name for p in helped[:2]] == ["big-0", "big-1"]
     count, helped = t.estimate(groups, 2)
     assert count == 2 and len(helped) == 4
+
+
+def test_gpu_pods_trigger_useless_scale_ups_of_mig_mixed_pools(k) -> None:
+    """The template from the VM size promises 8 nvidia.com/gpu; the new MIG-mixed node has none. The new node
+    is counted as upcoming capacity, so there is one scale-up, not one per loop."""
+    docs = [
+        k.system(1),
+        gpu_pool(k, 1, 3, vm="Standard_ND96asr_v4", gpu=MIG_MIXED),
+        k.deployment("train", 12, gpu=1, cpu="1", tolerations=k.tolerate),
+    ]
+    r = k.run(docs)
+    assert (r.pools[1].added, r.placed, r.pending_pods) == (1, 0, 12)
+    counted, triggered = r.pending  # the existing node "takes" 8 in CA's eyes; 4 trigger a scale-up
+    assert (counted.count, counted.autoscaler) == (8, None)
+    assert "counts pool gpunp's 2 node(s) as unready" in (counted.why or "")
+    assert triggered.count == 4
+    assert (triggered.autoscaler or "").startswith("pod triggered scale-up: [{aks-gpunp-")
+    assert "a real node of the pool rejects it (Insufficient nvidia.com/gpu)" in (triggered.why or "")
+    assert "(GP506)" in (triggered.why or "")
+    (f,) = [f for f in r.findings if f.rule == "GP506"]
+    assert f.severity.value == "error" and f.extra["pendingPods"] == 12
+
+
+def test_enough_unready_gpu_nodes_make_the_cluster_unhealthy(k) -> None:
+    docs = [
+        k.system(2),
+        gpu_pool(k, 4, 6, vm="Standard_ND96asr_v4", gpu=MIG_MIXED),  # 4 unready of 6: > 3 and > 45 %
+        k.pool("cpu", "Standard_D4s_v5", 0, autoscaler={"minCount": 0, "maxCount": 3}),
+        k.deployment("web", 4, cpu="3"),
+    ]
+    r = k.run(docs)
+    assert sum(p.added for p in r.pools) == 0 and r.pending_pods == 2
+    (e,) = r.pending
+    assert e.autoscaler is None
+    assert "calls the cluster unhealthy" in (e.why or "") and "4 of 6 nodes" in (e.why or "")
+    unhealthy = [f for f in r.findings if f.rule == "GP506" and "unhealthy" in f.message]
+    assert [f.severity.value for f in unhealthy] == ["error"]
+    # 3 unready nodes are within ok-total-unready-count: the CPU pool scales up
+    docs[1] = gpu_pool(k, 3, 6, vm="Standard_ND96asr_v4", gpu=MIG_MIXED)
+    assert k.run(docs).pools[2].added == 2
+    # the exact model (CA knows the real nodes) has no such limit
+    docs[1] = gpu_pool(k, 4, 6, vm="Standard_ND96asr_v4", gpu=MIG_MIXED)
+    assert k.run(docs, autoscaler="exact").pools[2].added == 2
+
+
+def test_unready_gpu_nodes_in_a_pool_without_autoscaler_abort_every_scale_up(k) -> None:
+    mig = k.pool("mig", "Standard_ND96asr_v4", 1, taints=["sku=gpu:NoSchedule"], gpu=MIG_MIXED)
+    cpu = k.pool("cpu", "Standard_D4s_v5", 0, autoscaler={"minCount": 0, "maxCount": 3})
+    docs = [mig, cpu, k.pod("web", cpu="1")]
+    r = k.run(docs)
+    assert r.pools[1].added == 0
+    assert "is not autoscaled" in (r.pending[0].why or "")
+
+
+def test_size_missing_from_the_static_table_stops_every_scale_up(k) -> None:
+    docs = [
+        gpu_pool(k, 0, 2, vm="Standard_ND128isr_NDR_GB200_v6"),
+        k.pool("cpu", "Standard_D4s_v5", 0, autoscaler={"minCount": 0, "maxCount": 3}),
+        k.pod("web", cpu="1"),
+    ]
+    r = k.run(docs)
+    assert sum(p.added for p in r.pools) == 0
+    (e,) = r.pending
+    assert re.search(r"could not compute total resources: No node info for aks-gpunp-\d{8}-vmss", e.why or "")
+    (f,) = [f for f in r.findings if f.rule == "GP507"]
+    assert f.severity.value == "error"
+    docs[0] = gpu_pool(k, 1, 2, vm="Standard_ND128isr_NDR_GB200_v6")  # a real node is the template
+    r = k.run(docs)
+    assert r.pools[1].added == 1 and not [f for f in r.findings if f.rule == "GP507"]
+
+
+def test_nd96amsr_template_memory_is_the_static_tables(k) -> None:
+    from gpupool.simulate.nodes import aks_template
+    from gpupool.spec import parse_pool
+
+    pool = parse_pool(gpu_pool(k, 0, 2, vm="Standard_ND96amsr_A100_v4"), "p.yaml", 1)
+    assert aks_template(pool).capacity["memory"] == 1800 * 2**30

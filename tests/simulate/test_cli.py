@@ -29,8 +29,8 @@ spec:
 """
 MESSAGE = (
     "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient nvidia.com/gpu. "
-    "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, "
-    "2 No preemption victims found for incoming pod."
+    "no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for "
+    "scheduling."
 )
 
 
@@ -65,8 +65,19 @@ def test_json_shape(tmp_path) -> None:
             "count": 1,
             "message": MESSAGE,
             "autoscaler": None,
+            "why": None,
+            "fixes": [
+                {
+                    "rule": "GP305",
+                    "severity": "error",
+                    "message": d["pending"][0]["fixes"][0]["message"],
+                    "fix": "add to the pod's tolerations: {key: sku, operator: Equal, value: gpu, effect: "
+                    "NoSchedule}",
+                }
+            ],
         }
     ]
+    assert d["placements"] == []
     assert d["costPerHour"] == 0.91
 
 
@@ -132,7 +143,9 @@ def test_cordon_and_no_reservations(tmp_path) -> None:
 def test_help_documents_exit_codes() -> None:
     r = run_cli("simulate", "--help")
     assert r.exit_code == 0
-    assert "0 every pod placed, 1 some pod stays Pending, 2 bad input" in " ".join(r.stdout.split())
+    text = " ".join(r.stdout.split())
+    assert "0 every pod placed and no finding at --fail-on severity" in text
+    assert "1 some pod stays Pending or such a finding; 2 bad input" in text
 
 
 def test_examples_run_as_a_program() -> None:
@@ -143,3 +156,55 @@ def test_examples_run_as_a_program() -> None:
     assert r.exit_code in (0, 1), r.stderr
     d = json.loads(r.stdout)
     assert d["version"] == 1 and d["daemonSetPods"] > 0
+
+
+def test_placements_in_json_and_text(tmp_path) -> None:
+    text = CLASSIC.replace(
+        "spec:\n  containers:",
+        "spec:\n  tolerations: [{key: sku, value: gpu, effect: NoSchedule}]\n  containers:",
+    )
+    path = write(tmp_path, text)
+    d = json.loads(run_cli("simulate", path, "-o", "json").stdout)
+    (p,) = d["placements"]
+    assert (p["pod"], p["workload"], p["pool"]) == ("cuda-vectoradd", "Pod default/cuda-vectoradd", "gpunp")
+    assert p["node"].startswith("aks-gpunp-") and p["node"].endswith("-vmss000000")
+    r = run_cli("simulate", path, "--show", "placements")
+    assert "Placements" in r.stdout and f"{p['node']}: cuda-vectoradd" in r.stdout
+    assert "gpunp (1 pod(s) on 1 node(s))" in r.stdout
+    assert "Placements" not in run_cli("simulate", path).stdout
+
+
+def test_pending_entries_carry_lints_fix_in_text(tmp_path) -> None:
+    r = run_cli("simulate", write(tmp_path, CLASSIC))
+    assert "fix (GP305): add to the pod's tolerations" in r.stdout
+
+
+def test_fail_on(tmp_path) -> None:
+    path = write(tmp_path, CLASSIC)
+    assert run_cli("simulate", path, "--fail-on", "none").exit_code == 0  # Pending, but asked not to fail
+    assert run_cli("simulate", path, "--fail-on", "error").exit_code == 1
+    text = CLASSIC.replace(
+        "spec:\n  containers:",
+        "spec:\n  tolerations: [{key: sku, value: gpu, effect: NoSchedule}]\n  containers:",
+    )
+    placed = write(tmp_path, text, "placed.yaml")
+    r = run_cli("simulate", placed, "-o", "json")
+    kinds = {f["severity"] for f in json.loads(r.stdout)["findings"]}
+    assert r.exit_code == (1 if "error" in kinds else 0)
+    assert run_cli("simulate", placed, "--fail-on", "info").exit_code == (1 if kinds else 0)
+
+
+def test_default_version_is_the_catalogs(tmp_path) -> None:
+    from gpupool import catalog
+
+    text = CLASSIC.replace('kubernetesVersion: "1.35", ', "")
+    assert text != CLASSIC
+    d = json.loads(run_cli("simulate", write(tmp_path, text), "-o", "json").stdout)
+    assert d["kubernetesVersion"] == catalog.newest_kubernetes_version() == "1.37"
+
+
+def test_default_version_follows_the_calendar(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("GPUPOOL_TODAY", "2026-08-01")  # before 1.37's GA (2026-10)
+    text = CLASSIC.replace('kubernetesVersion: "1.35", ', "")
+    d = json.loads(run_cli("simulate", write(tmp_path, text), "-o", "json").stdout)
+    assert d["kubernetesVersion"] == "1.36"

@@ -43,8 +43,8 @@ def test_pending_daemonset_pod_message(k) -> None:
     assert (e.workload, e.count) == ("DaemonSet default/b", 3)
     assert e.message == (
         "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) "
-        "[NodeAffinity]. preemption: 0/3 nodes are available: 1 No preemption victims found for "
-        "incoming pod, 2 Preemption is not helpful for scheduling."
+        "[NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption "
+        "victims found for incoming pod, 2 Preemption is not helpful for scheduling."
     )
     assert e.autoscaler is None
 

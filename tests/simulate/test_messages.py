@@ -8,8 +8,14 @@ import pytest
 
 from gpupool.simulate import facts, messages
 
+# What the real 1.35.4 and 1.33.3 schedulers printed (recorded 2026-12-03; knowledge base §1.6)
 CLASSIC_135 = (
     "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient nvidia.com/gpu. "
+    "no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for "
+    "scheduling."
+)
+CLASSIC_133 = (
+    "0/3 nodes are available: 1 node(s) had untolerated taint {sku: gpu}, 2 Insufficient nvidia.com/gpu. "
     "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, "
     "2 No preemption victims found for incoming pod."
 )
@@ -33,6 +39,10 @@ def test_classic_mistake_135_byte_for_byte(k) -> None:
     r = k.run(classic(k), kubernetes_version="1.35")
     assert [(e.message, e.count, e.pod) for e in r.pending] == [(CLASSIC_135, 1, "cuda-vectoradd")]
     assert r.exit_code == 1
+
+
+def test_classic_mistake_133_byte_for_byte(k) -> None:
+    assert k.run(classic(k), kubernetes_version="1.33.3").pending[0].message == CLASSIC_133
 
 
 def test_classic_mistake_130_names_the_taint(k) -> None:
@@ -66,7 +76,7 @@ def test_spec_version_is_the_default_then_the_newest(k) -> None:
     r = k.run(docs)
     assert r.kubernetes_version == "1.31" and "{sku: gpu}" in r.pending[0].message
     r = k.run(classic(k))
-    assert r.kubernetes_version == facts.version_text(facts.newest_version()) == "1.35"
+    assert r.kubernetes_version == facts.version_text(facts.newest_version()) == "1.37"  # the catalog's
 
 
 def test_double_period_before_128(k) -> None:
@@ -108,6 +118,9 @@ def test_ten_before_two_in_a_real_message(k) -> None:
     assert msg.startswith(
         "0/12 nodes are available: 10 Insufficient cpu, 2 node(s) had untolerated taint(s). "
     )
+    # from 1.34 a node that can never hold the request is not helpful for preemption
+    assert msg.endswith("preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling.")
+    msg = k.run(docs, kubernetes_version="1.33").pending[0].message
     assert msg.endswith(
         "preemption: 0/12 nodes are available: 10 No preemption victims found for incoming pod, "
         "2 Preemption is not helpful for scheduling."
@@ -120,6 +133,8 @@ def test_several_fit_reasons_on_one_node_all_count(k) -> None:
     assert msg.startswith(
         "0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 Insufficient nvidia.com/gpu. "
     )
+    assert msg.endswith("preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.")
+    msg = k.run(docs, kubernetes_version="1.33").pending[0].message
     assert msg.endswith(
         "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."
     )
@@ -137,7 +152,7 @@ def test_preemption_policy_never(k) -> None:
     msg = k.run(docs, kubernetes_version="1.35").pending[0].message
     assert msg == (
         "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient nvidia.com/gpu. "
-        "preemption: not eligible due to preemptionPolicy=Never."
+        "no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never."
     )
     msg = k.run(docs, kubernetes_version="1.27").pending[0].message
     assert msg.endswith("preemption: not eligible due to preemptionPolicy=Never..")
@@ -161,14 +176,14 @@ def test_conflicting_node_name_terms_fail_in_prefilter(k) -> None:
     docs = [k.system(2), k.pod("p", cpu="10m", affinity=aff)]
     msg = k.run(docs).pending[0].message
     assert msg == (
-        "0/2 nodes are available: pod affinity terms conflict. "
+        "0/2 nodes are available: pod affinity terms conflict. no new claims to deallocate, "
         "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
     )
 
 
 def test_fit_error_renderer_directly() -> None:
     m = facts.messages(facts.parse_version("1.35"))
-    post = messages.preemption(m, 3, Counter({m.not_helpful: 1, m.no_victims: 2}))
+    post = messages.preemption(m, 3, Counter({m.not_helpful: 3}))
     text = messages.fit_error(
         m, 3, Counter({m.taint("sku", "gpu"): 1, m.insufficient_of("nvidia.com/gpu"): 2}), post
     )

@@ -38,10 +38,16 @@ def test_global_default_and_builtin_priorities(k) -> None:
 
 def test_not_helpful_and_no_victims(k) -> None:
     docs = [k.system(2), k.pool("gpunp", count=1, taints=["sku=gpu:NoSchedule"]), k.pod("p", gpu=1)]
-    msg = k.run(docs).pending[0].message
+    msg = k.run(docs, kubernetes_version="1.33").pending[0].message
     assert msg.endswith(
         "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, "
         "2 No preemption victims found for incoming pod."
+    )
+    # from 1.34 nodes without any GPU can never hold the pod: not helpful either
+    msg = k.run(docs, kubernetes_version="1.34.7").pending[0].message
+    assert msg.endswith(
+        "no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for "
+        "scheduling."
     )
 
 
@@ -52,10 +58,15 @@ def test_victims_that_would_not_make_room_give_the_filter_reason(k) -> None:
         k.priority_class("high", 1000),
         k.pod("big", cpu="3", priorityClassName="high"),
     ]
-    (e,) = k.run(docs).pending
+    (e,) = k.run(docs, kubernetes_version="1.33").pending
     assert e.message == (
         "0/1 nodes are available: 1 Insufficient cpu. "
         "preemption: 0/1 nodes are available: 1 Insufficient cpu."
+    )
+    (e,) = k.run(docs, kubernetes_version="1.35").pending  # 3 CPUs never fit a 2-vCPU node
+    assert e.message == (
+        "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, "
+        "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
     )
 
 
@@ -71,7 +82,7 @@ def test_preemption_evicts_a_lower_priority_daemonset_pod(k) -> None:
     (e,) = r.pending
     assert e.workload == "DaemonSet default/agent"
     assert e.message == (
-        "0/1 nodes are available: 1 Insufficient cpu. "
+        "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, "
         "preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."
     )
 

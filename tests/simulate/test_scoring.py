@@ -32,7 +32,7 @@ def test_one_gpu_pods_spread_and_fragment_eight_gpu_nodes(k) -> None:
     (e,) = r.pending
     assert (e.workload, e.count) == ("Pod default/whole-node", 1)
     assert e.message == (
-        "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. "
+        "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. no new claims to deallocate, "
         "preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod."
     )
     (f,) = [f for f in r.findings if f.rule == "GP503"]

@@ -402,3 +402,13 @@ def close_os_skus(name: str, n: int = 3) -> list[str]:
     lowered = {x.lower(): x for x in names}
     hits = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.6)
     return [lowered[h] for h in hits]
+
+
+def newest_kubernetes_version() -> str:
+    """The newest Kubernetes minor AKS runs as GA today (``"1.37"`` on 2026-12-03), from the release calendar
+    in ``kubernetes_versions.yaml``: the default version of every command that needs one (simulate, lint)."""
+    from gpupool.catalog import aks
+
+    on = aks.today()
+    released = [v.minor for v in aks.kubernetes_versions().values() if v.ga is None or v.ga <= on]
+    return max(released, key=version_tuple)

@@ -8,13 +8,17 @@ from pathlib import Path
 
 import typer
 
-from gpupool.cli.common import Format, guard
+from gpupool.cli.common import FailOn, Format, fail_on_option, guard
 
 
 class AutoscalerModel(StrEnum):
     aks = "aks"
     exact = "exact"
     none = "none"
+
+
+class Show(StrEnum):
+    placements = "placements"
 
 
 class Expander(StrEnum):
@@ -34,12 +38,41 @@ def _money(x: float | None) -> str:
     return "?" if x is None else f"{x:,.2f}"
 
 
+def _amount(name: str, value: float) -> str:
+    """``cpu 6.2``, ``memory 24.1Gi``, ``nvidia.com/gpu 3``."""
+    if name in ("memory", "ephemeral-storage"):
+        return f"{name} {value / 2**30:.1f}Gi"
+    return f"{name} {value:g}"
+
+
 def _gpu_cell(pool) -> str:  # type: ignore[no-untyped-def]
     items = [f"{k} {int(v['used'])} used, {int(v['free'])} free" for k, v in pool.gpu_resources().items()]
     return "; ".join(items) or "-"
 
 
-def _print_text(result, con) -> None:  # type: ignore[no-untyped-def]
+def _print_placements(result, con) -> None:  # type: ignore[no-untyped-def]
+    """Where each workload pod went, grouped per pool and node."""
+    from rich.markup import escape
+
+    by_pool: dict[str, dict[str, list]] = {}
+    for p in result.placements:
+        by_pool.setdefault(p.pool, {}).setdefault(p.node, []).append(p)
+    con.print()
+    con.print("[bold]Placements[/]")
+    if not by_pool:
+        con.print("  (no workload pod placed)")
+    for pool in result.pools:
+        nodes = by_pool.get(pool.name)
+        if not nodes:
+            continue
+        count = sum(len(v) for v in nodes.values())
+        con.print(f"  [bold]{escape(pool.name)}[/] ({count} pod(s) on {len(nodes)} node(s))")
+        for node, pods in nodes.items():
+            names = ", ".join(p.pod for p in pods)
+            con.print(f"    {escape(node)}: {escape(names)}")
+
+
+def _print_text(result, con, show: set[str] = frozenset()) -> None:  # type: ignore[no-untyped-def]
     from rich.markup import escape
 
     from gpupool.report.text import print_findings
@@ -50,11 +83,24 @@ def _print_text(result, con) -> None:  # type: ignore[no-untyped-def]
         f"[bold]Cluster {escape(cluster)}[/]  Kubernetes {result.kubernetes_version}  "
         f"autoscaler: {escape(_MODEL_TEXT[result.autoscaler])}"
     )
+    if result.start is not None:
+        st = result.start
+        uses = ", ".join(_amount(k, v) for k, v in st["requests"].items()) or "nothing"
+        con.print(
+            f"started from {escape(st['source'])}: {st['nodes']} node(s), {st['pods']} running pod(s) "
+            f"requesting {escape(uses)}"
+        )
+        for note in st["notes"]:
+            con.print(f"[dim]note: {escape(note)}[/]")
     rows = [("POOL", "VM SIZE", "NODES", "ADDED", "PODS", "GPU RESOURCES", f"{result.prices.currency}/HOUR")]
     for p in result.pools:
         name = p.name + (" (cordoned)" if p.cordoned else "")
         added = f"+{p.added}" if p.added else "0"
-        pods = f"{p.pods}" + (f" +{p.daemonset_pods} ds" if p.daemonset_pods else "")
+        pods = (
+            f"{p.pods}"
+            + (f" +{p.daemonset_pods} ds" if p.daemonset_pods else "")
+            + (f" +{p.existing_pods} running" if p.existing_pods else "")
+        )
         rows.append((name, p.vm_size, str(p.nodes), added, pods, _gpu_cell(p), _money(p.cost_per_hour)))
     rows.append(
         ("total", "", str(sum(p.nodes for p in result.pools)), "", "", "", _money(result.cost_per_hour))
@@ -91,6 +137,12 @@ def _print_text(result, con) -> None:  # type: ignore[no-untyped-def]
             con.print(f"    scheduler:  {escape(e.message)}")
             if e.autoscaler:
                 con.print(f"    autoscaler: {escape(e.autoscaler)}")
+            if e.why:
+                con.print(f"    why:        {escape(e.why)}")
+            for fx in e.fixes:
+                con.print(f"    fix ({escape(fx['rule'])}): {escape(fx['fix'])}")
+    if "placements" in show:
+        _print_placements(result, con)
     if result.findings:
         con.print()
         con.print("[bold]Findings[/]")
@@ -171,6 +223,24 @@ def register(app: typer.Typer) -> None:
             None, "--skus", metavar="FILE",
             help="az vm list-skus -o json: sizes the catalog lacks get its facts (vCPUs, memory, GPUs).",
         ),
+        snapshot: Path | None = typer.Option(
+            None,
+            "--snapshot",
+            metavar="DIR",
+            help="Start from the real cluster in a doctor snapshot (its nodes and running pods; pools from "
+            "nodepools.json, the specs given, or the nodes).",
+        ),
+        live: bool = typer.Option(
+            False, "--live", help="Start from the live cluster (kubeconfig, read-only; network)."
+        ),
+        context: str | None = typer.Option(None, "--context", help="kubeconfig context for --live."),
+        kubeconfig: Path | None = typer.Option(
+            None, "--kubeconfig", metavar="FILE", help="kubeconfig for --live (default: the client's)."
+        ),
+        show: list[Show] = typer.Option(
+            [], "--show", metavar="WHAT", help="Also print: placements (each pod's node, grouped per pool)."
+        ),
+        fail_on: FailOn = fail_on_option(),
     ) -> None:
         """Simulate scheduling, cluster-autoscaler scale-up and cost of workloads on the designed pools.
 
@@ -178,8 +248,8 @@ def register(app: typer.Typer) -> None:
         Deployment, ReplicaSet, StatefulSet, Job, CronJob (one Job), DaemonSet (one pod per eligible node,
         counted as overhead), and PriorityClass objects.
 
-        Exit codes: 0 every pod placed, 1 some pod stays Pending, 2 bad input. Findings (GP5xx) do not change
-        the exit code.
+        Exit codes: 0 every pod placed and no finding at --fail-on severity (default error); 1 some pod stays
+        Pending or such a finding; 2 bad input. --fail-on none always exits 0 on good input.
 
         Example: gpupool simulate examples/a100-mig-mixed.yaml examples/workloads/training.yaml
         """
@@ -205,7 +275,21 @@ def register(app: typer.Typer) -> None:
             raise InputError(None, None, "use --prices FILE or --fetch-prices, not both")
         if reservations is not None and no_reservations:
             raise InputError(None, None, "use --reservations FILE or --no-reservations, not both")
-        inputs = load_inputs(files)
+        start = None
+        if snapshot is not None and live:
+            raise InputError(None, None, "use --snapshot DIR or --live, not both")
+        if (context is not None or kubeconfig is not None) and not live:
+            raise InputError(None, None, "--context and --kubeconfig are for --live")
+        if snapshot is not None or live:
+            from gpupool.simulate.start import load_start
+
+            start = load_start(
+                str(snapshot) if snapshot is not None else None,
+                live,
+                context,
+                str(kubeconfig) if kubeconfig is not None else None,
+            )
+        inputs = load_inputs(files, require_pools=start is None)
         table = load_prices(prices) if prices is not None else None
         if fetch_prices:
             where = region or next((p.location for p in inputs.pools if p.location), None) or bundled().region
@@ -226,11 +310,17 @@ def register(app: typer.Typer) -> None:
                 default_max_pods=default_max_pods,
                 cordon=tuple(cordon),
                 extended_resource_toleration=extended_resource_toleration,
+                start=start,
             ),
         )
+        from gpupool.findings import exit_code
+
         result.findings = [f for f in result.findings if f.rule not in skip]
         if output is Format.json:
             typer.echo(jsonout.dumps(result.to_dict()))
         else:
-            _print_text(result, console())
-        raise typer.Exit(result.exit_code)
+            _print_text(result, console(), {s.value for s in show})
+        code = 0
+        if fail_on is not FailOn.none:
+            code = max(result.exit_code, exit_code(result.findings, fail_on.severity))
+        raise typer.Exit(code)

@@ -177,7 +177,11 @@ class Linter:
     def __init__(self, pools: Sequence[PoolSpec], options: LintOptions) -> None:
         cfg = options.config or LintConfig()
         self.config = cfg
-        self.version = schema.resolve_version(options.kubernetes_version or cfg.kubernetes_version)
+        from gpupool import catalog  # default: the newest version AKS supports (simulate uses the same)
+
+        self.version = schema.resolve_version(
+            options.kubernetes_version or cfg.kubernetes_version or catalog.newest_kubernetes_version()
+        )
         self.strict = (
             options.strict if options.strict is not None else (cfg.strict if cfg.strict is not None else True)
         )

@@ -10,14 +10,18 @@ Pure engine (data in, data out; only the CLI prints)::
 Modelled: kube-scheduler's queue order (priority, then creation); the default profile's filters in order
 with the first failure per node (NodeUnschedulable, TaintToleration, NodeAffinity with nodeSelector and the
 metadata.name PreFilter, NodeResourcesFit for pods/cpu/memory/extended resources) and its scores
-(LeastAllocated and BalancedAllocation on cpu and memory, PreferNoSchedule taints, preferred node affinity);
-DefaultPreemption (messages, and evictions of lower-priority pods); FitError text by version; DaemonSets
+(LeastAllocated and BalancedAllocation on cpu and memory, PreferNoSchedule taints, preferred node affinity,
+PodTopologySpread's system default spreading of ReplicaSet/StatefulSet-owned pods); DefaultPreemption
+(messages, and evictions of lower-priority pods); FitError and PostFilter text by version; DaemonSets
 (one pod per eligible node, the controller's tolerations); AKS allocatable (reservations, maxPods); GPU
 resources from :func:`gpupool.design.node.advertised`; the cluster autoscaler on AKS (template at zero
-nodes, first-fit-decreasing estimate, maxCount, one scale-up per loop, expanders
-random/most-pods/least-waste) and its events; cost.
+nodes with its kube-proxy pod, GPU nodes without nvidia.com/gpu unready to it, sizes missing from its static
+table, first-fit-decreasing estimate, maxCount, one scale-up per loop, expanders random/most-pods/least-waste)
+and its events; cost.
 
-Not modelled: inter-pod (anti-)affinity, topology spread (also the default spreading constraints), volumes
+Starting from a real cluster (``Options(start=...)``, :mod:`.start`): its nodes and running pods.
+
+Not modelled: inter-pod (anti-)affinity, the pods' own topologySpreadConstraints, volumes
 and ports, ephemeral-storage, DRA, percentageOfNodesToScore and random tie-breaking (gpupool scores every
 feasible node and takes the lowest node index among equals), PodDisruptionBudgets and start times in victim
 selection, scale-down, node provisioning time and failures (quota, capacity), max-nodes-total,

@@ -36,7 +36,9 @@ class Template:
         msgs: Messages,
         scoring: Scoring,
         ds_shapes: Sequence[Shape],
+        system_pods: Sequence[Shape] = (),
     ) -> None:
+        """``system_pods`` are on the template whatever they ask (CA's kube-proxy pod at zero nodes)."""
         self.spec = spec
         self.shape = shape
         self.kind = shape.template
@@ -45,6 +47,8 @@ class Template:
         self.name = f"template-{spec.name}"
         self.labels = {**shape.labels, "kubernetes.io/hostname": self.name}
         base = self.sandbox.empty
+        for sp in system_pods:
+            base = self.sandbox._plus(base, sp)
         for ds in ds_shapes:
             if self._static(ds) is None and not self.sandbox.fit(self.pool, base, ds):
                 base = self.sandbox._plus(base, ds)

@@ -28,17 +28,17 @@ from gpupool.simulate import messages
 from gpupool.simulate.facts import Messages, Scoring
 from gpupool.simulate.nodes import NodeShape, node_name, per_node_labels
 from gpupool.simulate.pods import Pod, Registry, Shape
+from gpupool.simulate.spread import HOSTNAME, MAX_SCORE, SpreadScoring
 from gpupool.spec.model import PoolSpec, Taint
 
 UNSCHEDULABLE_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule")
-MAX_SCORE = 100
 _POOL_UIDS = itertools.count()
 
 
 class State:
     """What is bound on a node: request vectors per priority (``prio``), their sum (``vec``)."""
 
-    __slots__ = ("id", "next", "nz_cpu", "nz_mem", "prio", "vec")
+    __slots__ = ("id", "next", "nz_cpu", "nz_mem", "owners", "prio", "vec")
 
     def __init__(
         self,
@@ -47,13 +47,21 @@ class State:
         nz_cpu: int,
         nz_mem: int,
         prio: tuple[tuple[int, tuple[int, ...]], ...],
+        owners: tuple[tuple[int, int], ...] = (),
     ) -> None:
         self.id = sid
         self.vec = vec
         self.nz_cpu = nz_cpu
         self.nz_mem = nz_mem
         self.prio = prio
+        self.owners = owners  # (workload, pods) of workloads whose pods spread by default
         self.next: dict[int, State] = {}
+
+    def owned(self, owner: int) -> int:
+        for o, n in self.owners:
+            if o == owner:
+                return n
+        return 0
 
     def lowest_priority(self) -> int | None:
         return self.prio[0][0] if self.prio else None
@@ -62,18 +70,29 @@ class State:
 class Bucket:
     """The nodes of a pool in one state: a set, and a heap for the lowest node index (lazy deletion)."""
 
-    __slots__ = ("heap", "members")
+    __slots__ = ("heap", "members", "zones")
 
     def __init__(self) -> None:
         self.heap: list[int] = []
         self.members: set[int] = set()
+        self.zones: dict[tuple, Bucket] = {}  # the same nodes by zone (the spreading keys' values)
 
-    def add(self, nid: int) -> None:
+    def add(self, nid: int, zone: tuple | None = None) -> None:
         self.members.add(nid)
         heapq.heappush(self.heap, nid)
+        if zone is not None:
+            sub = self.zones.get(zone)
+            if sub is None:
+                sub = self.zones[zone] = Bucket()
+            sub.add(nid)
 
-    def discard(self, nid: int) -> None:
+    def discard(self, nid: int, zone: tuple | None = None) -> None:
         self.members.discard(nid)
+        if zone is not None:
+            sub = self.zones[zone]
+            sub.discard(nid)
+            if not sub.members:
+                del self.zones[zone]
 
     def top(self) -> int:
         heap, members = self.heap, self.members
@@ -86,10 +105,21 @@ class Bucket:
 
 
 class PoolState:
+    """A group of identical nodes: a pool's nodes, or (starting from a real cluster) those of a pool that are
+    alike (same allocatable, labels, taints, cordon); ``spec_idx`` is the pool they belong to."""
+
     def __init__(
-        self, idx: int, spec: PoolSpec, shape: NodeShape, alloc: tuple[int, ...], cordoned: bool
+        self,
+        idx: int,
+        spec: PoolSpec,
+        shape: NodeShape,
+        alloc: tuple[int, ...],
+        cordoned: bool,
+        spec_idx: int | None = None,
     ) -> None:
         self.idx = idx
+        self.spec_idx = idx if spec_idx is None else spec_idx
+        self.ca_unready = False  # the autoscaler on AKS counts these nodes as unready (set by the engine)
         self.uid = next(_POOL_UIDS)  # shape caches key on it: unique across clusters and templates
         self.spec = spec
         self.shape = shape
@@ -105,6 +135,7 @@ class PoolState:
         self.fit_cache: dict[tuple[int, int], tuple[str, ...]] = {}
         self.score_cache: dict[tuple[int, int], int] = {}
         self.best_cache: dict[int, tuple[int, int, list[State]]] = {}
+        self.spread_cache: dict[int, tuple[int, list]] = {}
 
 
 @dataclass
@@ -133,7 +164,7 @@ def _vec_sub(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(x - y for x, y in zip(a, b, strict=True))
 
 
-class Cluster:
+class Cluster(SpreadScoring):
     def __init__(
         self,
         registry: Registry,
@@ -158,22 +189,44 @@ class Cluster:
         self.node_labels: list[dict[str, str] | None] = []
         self.node_ordinal: list[int] = []
         self.node_pods: list[list[Pod]] = []
+        self.node_zone: list[tuple] = []  # values of the non-hostname spreading keys (zone), per node
         self.by_name: dict[str, int] = {}
         self.version = 0  # bumps on every change; caches of failures key on it
         self.placed_priorities: Counter[int] = Counter()
+        # Choices kube-scheduler makes at random (equal best scores): "node" among identical nodes (same pool,
+        # same state: the outcome is the same up to node names), "state" among different pools or states.
+        self.ties: Counter[str] = Counter()
+        # PodTopologySpread's system defaults: (topologyKey, maxSkew)
+        self.spread_constraints: tuple[tuple[str, int], ...] = scoring.spread_defaults
+        self.owner_total: Counter[int] = Counter()  # bound pods per spreading workload
+        self.owner_zone: Counter[tuple] = Counter()  # (workload, key index, zone value) -> bound pods
+        self.zone_keys = tuple(k for k, _ in self.spread_constraints if k != HOSTNAME)
 
     # ---- states -------------------------------------------------------------------------------------
 
-    def _intern(self, nz_cpu: int, nz_mem: int, prio: tuple) -> State:
-        key = (nz_cpu, nz_mem, prio)
+    def _intern(self, nz_cpu: int, nz_mem: int, prio: tuple, owners: tuple = ()) -> State:
+        key = (nz_cpu, nz_mem, prio, owners)
         s = self._states.get(key)
         if s is None:
             vec = tuple([0] * self.width)
             for _, v in prio:
                 vec = _vec_add(vec, v)
-            s = State(len(self._states), vec, nz_cpu, nz_mem, prio)
+            s = State(len(self._states), vec, nz_cpu, nz_mem, prio, owners)
             self._states[key] = s
         return s
+
+    @staticmethod
+    def _owners(state: State, shape: Shape, delta: int) -> tuple:
+        owner = shape.spread_owner
+        if owner is None:
+            return state.owners
+        counts = dict(state.owners)
+        n = counts.get(owner, 0) + delta
+        if n:
+            counts[owner] = n
+        else:
+            counts.pop(owner, None)
+        return tuple(sorted(counts.items()))
 
     def _plus(self, state: State, shape: Shape) -> State:
         nxt = state.next.get(shape.id)
@@ -188,7 +241,12 @@ class Cluster:
             if not done:
                 items.append((p, shape.req))
                 items.sort(key=lambda t: t[0])
-            nxt = self._intern(state.nz_cpu + shape.nz_cpu, state.nz_mem + shape.nz_mem, tuple(items))
+            nxt = self._intern(
+                state.nz_cpu + shape.nz_cpu,
+                state.nz_mem + shape.nz_mem,
+                tuple(items),
+                self._owners(state, shape, 1),
+            )
             state.next[shape.id] = nxt
         return nxt
 
@@ -200,7 +258,8 @@ class Cluster:
                 if not any(v):
                     continue
             items.append((q, v))
-        return self._intern(state.nz_cpu - shape.nz_cpu, state.nz_mem - shape.nz_mem, tuple(items))
+        owners = self._owners(state, shape, -1)
+        return self._intern(state.nz_cpu - shape.nz_cpu, state.nz_mem - shape.nz_mem, tuple(items), owners)
 
     # ---- nodes --------------------------------------------------------------------------------------
 
@@ -208,12 +267,44 @@ class Cluster:
     def num_nodes(self) -> int:
         return len(self.node_pool)
 
+    def spec_nodes(self, spec_idx: int) -> int:
+        """Nodes of one pool (all its node groups)."""
+        return sum(len(p.nodes) for p in self.pools if p.spec_idx == spec_idx)
+
+    def add_group(self, spec_idx: int, spec: PoolSpec, shape: NodeShape, cordoned: bool) -> int:
+        """A further group of nodes of pool ``spec_idx`` (real nodes that differ from the pool's design)."""
+        idx = len(self.pools)
+        alloc = self.registry.vector(shape.allocatable)
+        self.pools.append(PoolState(idx, spec, shape, alloc, cordoned, spec_idx))
+        return idx
+
+    def add_existing(self, group_idx: int, name: str, labels: dict[str, str]) -> int:
+        """A real node, with its own name and labels."""
+        pool = self.pools[group_idx]
+        nid = len(self.node_pool)
+        self.node_pool.append(group_idx)
+        self.node_state.append(self.empty)
+        self.node_name.append(name)
+        self.node_labels.append(dict(labels))
+        self.node_ordinal.append(pool.created)
+        self.node_pods.append([])
+        self.by_name[name] = nid
+        self.node_zone.append(self._zone_of(nid))
+        self._move(pool, nid, None, self.empty)
+        pool.nodes.append(nid)
+        pool.created += 1
+        self.version += 1
+        return nid
+
     def add_nodes(self, pool_idx: int, count: int) -> list[int]:
         pool = self.pools[pool_idx]
         new = []
         for _ in range(count):
             nid = len(self.node_pool)
             name = node_name(pool.spec, pool.created)
+            while name in self.by_name:  # a real node already has the name
+                pool.created += 1
+                name = node_name(pool.spec, pool.created)
             self.node_pool.append(pool_idx)
             self.node_state.append(self.empty)
             self.node_name.append(name)
@@ -221,6 +312,7 @@ class Cluster:
             self.node_ordinal.append(pool.created)
             self.node_pods.append([])
             self.by_name[name] = nid
+            self.node_zone.append(self._zone_of(nid))
             self._move(pool, nid, None, self.empty)
             pool.nodes.append(nid)
             pool.created += 1
@@ -240,9 +332,10 @@ class Cluster:
         return labels
 
     def _move(self, pool: PoolState, nid: int, old: State | None, new: State) -> None:
+        zone = self.node_zone[nid]
         if old is not None:
             bucket = pool.buckets[old]
-            bucket.discard(nid)
+            bucket.discard(nid, zone)
             if not bucket.members:
                 del pool.buckets[old]
                 pool.version += 1
@@ -250,7 +343,7 @@ class Cluster:
         if bucket is None:
             bucket = pool.buckets[new] = Bucket()
             pool.version += 1
-        bucket.add(nid)
+        bucket.add(nid, zone)
         self.node_state[nid] = new
 
     def bind(self, pod: Pod, nid: int) -> None:
@@ -260,6 +353,10 @@ class Cluster:
         self.node_pods[nid].append(pod)
         pod.node = nid
         self.placed_priorities[pod.priority] += 1
+        if pod.shape.spread_owner is not None:
+            self.owner_total[pod.shape.spread_owner] += 1
+            for i, v in enumerate(self.node_zone[nid]):
+                self.owner_zone[(pod.shape.spread_owner, i, v)] += 1
         self.version += 1
 
     def unbind(self, pod: Pod) -> None:
@@ -270,6 +367,10 @@ class Cluster:
         self._move(pool, nid, old, self._minus(old, pod.shape))
         self.node_pods[nid].remove(pod)
         pod.node = None
+        if pod.shape.spread_owner is not None:
+            self.owner_total[pod.shape.spread_owner] -= 1
+            for i, v in enumerate(self.node_zone[nid]):
+                self.owner_zone[(pod.shape.spread_owner, i, v)] -= 1
         self.placed_priorities[pod.priority] -= 1
         if not self.placed_priorities[pod.priority]:
             del self.placed_priorities[pod.priority]
@@ -421,6 +522,8 @@ class Cluster:
             return None
         cands = self.candidates(pod)
         if cands is None and not shape.varying:
+            if shape.spread_owner is not None and self.spread_constraints:
+                return self._select_spread(shape)
             return self._select_fast(shape)
         nodes = cands if cands is not None else range(len(self.node_pool))
         return self._select_nodes(shape, nodes)
@@ -436,15 +539,31 @@ class Cluster:
         if not found:
             return None
         if len(found) == 1:
-            return min(found[0][0].buckets[s].top() for s in found[0][2])
+            pool, _, states = found[0]
+            self._note_tie(len(states), sum(len(pool.buckets[s]) for s in states))
+            return min(pool.buckets[s].top() for s in states)
         extra = self._normalised([self.pref_raw(shape, p) for p, _, _ in found])
-        best_total, best_node = -1, None
+        best_total, best_node, at_best = -1, None, []
         for (pool, score, states), add in zip(found, extra, strict=True):
             total = score + add
             node = min(pool.buckets[s].top() for s in states)
+            if total > best_total:
+                at_best = []
+            if total >= best_total:
+                at_best.append((pool, states))
             if total > best_total or (total == best_total and node < best_node):  # type: ignore[operator]
                 best_total, best_node = total, node
+        self._note_tie(
+            sum(len(states) for _, states in at_best),
+            sum(len(pool.buckets[s]) for pool, states in at_best for s in states),
+        )
         return best_node
+
+    def _note_tie(self, states: int, nodes: int) -> None:
+        if states > 1:
+            self.ties["state"] += 1
+        elif nodes > 1:
+            self.ties["node"] += 1
 
     def _select_nodes(self, shape: Shape, nodes) -> int | None:  # type: ignore[no-untyped-def]
         feasible = []
@@ -460,8 +579,20 @@ class Cluster:
         if not feasible:
             return None
         extra = self._normalised([f[2] for f in feasible])
-        best = max(zip(feasible, extra, strict=True), key=lambda fe: (fe[0][1] + fe[1], -fe[0][0]))
-        return best[0][0]
+        totals = [f[1] + e for f, e in zip(feasible, extra, strict=True)]
+        if shape.spread_owner is not None and self.spread_constraints and len(feasible) > 1:
+            owner = shape.spread_owner
+            labels_f = [self.labels_of(f[0]) for f in feasible]
+            counts = [self.node_state[f[0]].owned(owner) for f in feasible]
+            zone_counts = self._zone_counts(shape, self._zone_keys(labels_f))
+            raws = self._spread_raw(shape, len(feasible), counts, labels_f, zone_counts)
+            spread = self._spread_normalised(raws)
+            totals = [t + self.sc.w_spread * sp for t, sp in zip(totals, spread, strict=True)]
+        top = max(totals)
+        at_best = [f[0] for f, t in zip(feasible, totals, strict=True) if t == top]
+        kinds = {(self.node_pool[n], self.node_state[n].id) for n in at_best}
+        self._note_tie(len(kinds), len(at_best))
+        return at_best[0]
 
     # ---- diagnosis ----------------------------------------------------------------------------------
 
@@ -528,6 +659,11 @@ class Cluster:
                 hist[self.msgs.not_helpful] += g.count
                 continue
             if not g.reasons:  # fits (can happen only when asked about a pod that was not tried)
+                continue
+            if self.msgs.fit_unresolvable and any(
+                r > a for r, a in zip(shape.req, g.pool.alloc, strict=True)
+            ):
+                hist[self.msgs.not_helpful] += g.count  # allocatable can never hold it (1.34+)
                 continue
             state = g.state
             if not any(q < p for q, _ in state.prio):

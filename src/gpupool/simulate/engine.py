@@ -13,16 +13,21 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpupool.design.node import is_gpu_resource
 from gpupool.errors import InputError
-from gpupool.findings import Finding, Severity, sort_key
+from gpupool.findings import Finding, Severity
 from gpupool.simulate import facts, messages
 from gpupool.simulate.autoscaler import Option, ScaleUp, Template, choose
 from gpupool.simulate.cluster import Cluster
-from gpupool.simulate.cost import Price, PriceTable, bundled
+from gpupool.simulate.cost import PriceTable, bundled
 from gpupool.simulate.inputs import Inputs, WorkloadInput
 from gpupool.simulate.nodes import NodeShape, aks_template, group_id, node_shape
 from gpupool.simulate.pods import Pod, Registry, Shape, ShapeBook, effective_requests
+from gpupool.simulate.result import (
+    SimulationResult,
+    build,
+)
+from gpupool.simulate.start import StartState, resolve_pools, scheduling_key, shape_of
+from gpupool.spec.model import PoolSpec
 
 AUTOSCALER_MODES = ("aks", "exact", "none")
 MAX_PODS = 2_000_000
@@ -41,6 +46,7 @@ class Options:
     cordon: tuple[str, ...] = ()  # pools whose nodes are unschedulable (kubectl cordon)
     extended_resource_toleration: bool = False  # the ExtendedResourceToleration admission plugin
     compare: bool = True  # also run the other autoscaler model, for the GP5xx findings
+    start: StartState | None = None  # the real cluster to start from (simulate --snapshot / --live)
 
 
 @dataclass
@@ -59,6 +65,7 @@ class WorkloadInfo:
     nz_mem: int = 0
     shape: Shape | None = None
     ds_shape: Shape | None = None
+    existing: bool = False  # a DaemonSet of the real cluster: its pods run already; new nodes get one too
 
     @property
     def is_daemonset(self) -> bool:
@@ -77,119 +84,20 @@ class Run:
     initial: list[int]
     sched_msg: dict[int, str] = field(default_factory=dict)  # id(pod) -> message
     ca_msg: dict[int, str | None] = field(default_factory=dict)
+    why: dict[int, str | None] = field(default_factory=dict)  # id(pod) -> the story in one sentence
     templates: dict[tuple[int, str], Template] = field(default_factory=dict)
+    triggered: dict[int, ScaleUp] = field(default_factory=dict)  # id(pod) -> the scale-up it was counted in
+    absorbed: dict[int, int] = field(default_factory=dict)  # id(pod) -> pool whose unready nodes CA counts on
+    # why the autoscaler scaled nothing: ("unhealthy" | "no-node-info" | "unready-unmanaged", pool index)
+    ca_blocked: tuple[str, int | None] | None = None
+    existing: list[Pod] = field(default_factory=list)  # pods running in the real cluster at the start
+    evicted: list[Pod] = field(default_factory=list)  # of those, the ones preemption evicted
 
     def pending_of(self, workload: int) -> list[Pod]:
         return [p for p in self.pending if p.workload == workload]
 
     def added(self, pool_idx: int) -> int:
-        return len(self.cluster.pools[pool_idx].nodes) - self.initial[pool_idx]
-
-
-@dataclass
-class PendingEntry:
-    workload: str
-    pod: str
-    count: int
-    message: str
-    autoscaler: str | None
-    path: str | None = None
-    line: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "workload": self.workload,
-            "pod": self.pod,
-            "count": self.count,
-            "message": self.message,
-            "autoscaler": self.autoscaler,
-        }
-
-
-@dataclass
-class PoolResult:
-    name: str
-    vm_size: str
-    nodes: int
-    initial: int
-    added: int
-    max_nodes: int | None
-    daemonset_pods: int
-    pods: int
-    resources: dict[str, dict[str, float | int]]
-    price: Price | None
-    price_per_node: float | None  # the Spot price for a Spot pool when the table has one
-    cost_per_hour: float | None
-    scale_ups: list[ScaleUp]
-    cordoned: bool = False
-    notes: tuple[str, ...] = ()
-
-    def gpu_resources(self) -> dict[str, dict[str, float | int]]:
-        return {k: v for k, v in self.resources.items() if is_gpu_resource(k)}
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "vmSize": self.vm_size,
-            "nodes": self.nodes,
-            "nodesAdded": self.added,
-            "initialNodes": self.initial,
-            "maxNodes": self.max_nodes,
-            "cordoned": self.cordoned,
-            "pods": self.pods,
-            "daemonSetPods": self.daemonset_pods,
-            "resources": self.resources,
-            "pricePerNodeHour": self.price_per_node,
-            "costPerHour": self.cost_per_hour,
-            "scaleUps": [s.to_dict() for s in self.scale_ups],
-        }
-
-
-@dataclass
-class SimulationResult:
-    kubernetes_version: str
-    autoscaler: str
-    expander: str
-    pools: list[PoolResult]
-    placed: int
-    daemonset_pods: int
-    pending: list[PendingEntry]
-    cost_per_hour: float | None
-    prices: PriceTable
-    reservations: facts.Reservations
-    default_max_pods: int
-    findings: list[Finding]
-    notes: list[str]
-    ignored: dict[str, int]
-    simulation: Simulation | None = None
-
-    @property
-    def pending_pods(self) -> int:
-        return sum(e.count for e in self.pending)
-
-    @property
-    def exit_code(self) -> int:
-        """0 every pod placed, 1 some pod Pending (bad input is 2, raised as InputError)."""
-        return 1 if self.pending else 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kubernetesVersion": self.kubernetes_version,
-            "autoscaler": self.autoscaler,
-            "expander": self.expander,
-            "pools": [p.to_dict() for p in self.pools],
-            "placed": self.placed,
-            "daemonSetPods": self.daemonset_pods,
-            "pendingPods": self.pending_pods,
-            "pending": [e.to_dict() for e in self.pending],
-            "costPerHour": self.cost_per_hour,
-            "currency": self.prices.currency,
-            "prices": self.prices.meta(),
-            "allocatable": {**self.reservations.to_dict(), "defaultMaxPods": self.default_max_pods},
-            "findings": [f.to_dict() for f in sorted(self.findings, key=sort_key)],
-            "notes": self.notes,
-            "ignoredObjects": self.ignored,
-        }
+        return self.cluster.spec_nodes(pool_idx) - self.initial[pool_idx]
 
 
 class Simulation:
@@ -208,22 +116,30 @@ class Simulation:
             )
         self.inputs = inputs
         self.options = options
+        self.start = options.start
+        self.pools = resolve_pools(inputs.pools, self.start) if self.start is not None else inputs.pools
+        if not self.pools:
+            raise InputError(None, None, "no pool spec found among the inputs, and the cluster has no nodes")
         self.version = self._version()
         self.msgs = facts.messages(self.version)
         self.scoring = facts.scoring()
         self.reservations = options.reservations or facts.default_reservations()
         self.default_max_pods = options.default_max_pods or facts.default_max_pods().value
-        names = {p.name for p in inputs.pools}
+        names = {p.name for p in self.pools}
         for c in options.cordon:
             if c not in names:
                 raise InputError(
                     None, None, f"--cordon {c}: no such pool (pools: {', '.join(sorted(names))})"
                 )
-        self.pools = inputs.pools
-        self.shapes_real: list[NodeShape] = [
-            node_shape(p, self.reservations, self._pool_version(p), self.default_max_pods) for p in self.pools
-        ]
+        self.shapes_real: list[NodeShape] = [self._real_shape(p) for p in self.pools]
         self.workloads = [self._workload(w) for w in inputs.workloads]
+        if self.start is not None:
+            for w in self.start.daemonsets:
+                where = f"{self.start.source} (DaemonSet {w.namespace}/{w.name})"
+                wi = WorkloadInput(w, where, 1, len(self.workloads))
+                info = self._workload(wi)
+                info.existing = True
+                self.workloads.append(info)
         total = sum(w.count or 0 for w in self.workloads)
         if total > MAX_PODS:
             big = max(self.workloads, key=lambda w: w.count or 0)
@@ -237,6 +153,18 @@ class Simulation:
         resource_names: set[str] = {gpu}
         for s in self.shapes_real:
             resource_names |= set(s.allocatable)
+        self.existing_requests: list[tuple[dict[str, int], int, int]] = []
+        if self.start is not None:
+            for n in self.start.nodes:
+                resource_names |= set(n.allocatable)
+            seen: dict[str, tuple[dict[str, int], int, int]] = {}
+            for ep in self.start.pods:
+                key = ep.key or scheduling_key(ep.spec, ep.priority)
+                reqs = seen.get(key)
+                if reqs is None:  # pods of one controller share their spec: compute once
+                    reqs = seen[key] = effective_requests(ep.spec)
+                    resource_names |= set(reqs[0])
+                self.existing_requests.append(reqs)
         for w in self.workloads:
             resource_names |= set(w.requests)
         self.registry = Registry(resource_names)
@@ -255,8 +183,19 @@ class Simulation:
                     facts.daemonset_tolerations(host_net),
                 )
             else:
-                w.shape = self.book.shape(spec, w.requests, w.nz_cpu, w.nz_mem, w.priority, w.preempt_never)
+                owner = w.index if self._spreads(w) else None
+                w.shape = self.book.shape(
+                    spec, w.requests, w.nz_cpu, w.nz_mem, w.priority, w.preempt_never, spread_owner=owner
+                )
         self.ds_shapes = [w.ds_shape for w in self.workloads if w.ds_shape is not None]
+        self.ca = facts.autoscaler()
+        kp = self.ca.kube_proxy_cpu_milli
+        self.kube_proxy = self.book.shape({}, {"cpu": kp}, kp, self.scoring.non_zero_memory, 0, False)
+        # Nodes the autoscaler on AKS counts as unready: the GPU label, but no nvidia.com/gpu to allocate
+        self.gpu_unready = [
+            self.ca.gpu_label in s.labels and not s.allocatable.get(self.ca.gpu_resource)
+            for s in self.shapes_real
+        ]
 
     # ---- inputs -------------------------------------------------------------------------------------
 
@@ -268,7 +207,7 @@ class Simulation:
             else:
                 given = [
                     facts.parse_version(p.kubernetes_version)
-                    for p in self.inputs.pools
+                    for p in self.pools
                     if p.kubernetes_version
                 ]
                 v = max(given) if given else facts.newest_version()
@@ -283,6 +222,29 @@ class Simulation:
                 "scheduler messages gpupool reproduces",
             )
         return v
+
+    def _spreads(self, w: WorkloadInfo) -> bool:
+        """PodTopologySpread's system defaults apply: ReplicaSet/StatefulSet-owned pods with a selector and
+        no topologySpreadConstraints of their own."""
+        if w.kind not in self.scoring.spread_owners:
+            return False
+        if w.input.workload.pod_spec.get("topologySpreadConstraints"):
+            return False
+        spec = w.input.workload.obj.get("spec")
+        sel = spec.get("selector") if isinstance(spec, dict) else None
+        if isinstance(sel, dict) and (sel.get("matchLabels") or sel.get("matchExpressions")):
+            return True
+        labels = w.input.workload.pod_metadata.get("labels")
+        return isinstance(labels, dict) and bool(labels)  # apps/v1 defaults nothing: a selector is required
+
+    def _real_shape(self, pool: PoolSpec) -> NodeShape:
+        """What a node of the pool offers: a Ready node of the real cluster if any, else the design."""
+        if self.start is not None:
+            ready = (n for n in self.start.nodes if n.pool == pool.name and n.ready and not n.cordoned)
+            node = next(ready, None)
+            if node is not None:
+                return shape_of(node, pool)
+        return node_shape(pool, self.reservations, self._pool_version(pool), self.default_max_pods)
 
     def _pool_version(self, pool) -> tuple[int, int, int]:  # type: ignore[no-untyped-def]
         return facts.parse_version(pool.kubernetes_version) if pool.kubernetes_version else self.version
@@ -335,19 +297,60 @@ class Simulation:
 
     def template(self, run: Run, pool_idx: int, mode: str) -> Template:
         """CA's template for a pool now: a copy of a real node, or (``aks``, zero nodes) the SKU template."""
-        at_zero = not run.cluster.pools[pool_idx].nodes
-        return self.template_of(run, pool_idx, "aks-template" if mode == "aks" and at_zero else "node")
+        at_zero = not run.cluster.spec_nodes(pool_idx)
+        from_size = mode == "aks" and (at_zero or self.gpu_unready[pool_idx])
+        return self.template_of(run, pool_idx, "aks-template" if from_size else "node")
 
     def template_of(self, run: Run, pool_idx: int, kind: str) -> Template:
-        """``kind``: aks-template (built from the VM size) or node (a copy of a real node)."""
+        """``kind``: aks-template (built from the VM size, with CA's kube-proxy pod), aks-template-bare (the
+        same without it) or node (a copy of a real node)."""
         spec = self.pools[pool_idx]
         key = (pool_idx, kind)
         t = run.templates.get(key)
         if t is None:
-            shape = aks_template(spec) if kind == "aks-template" else self.shapes_real[pool_idx]
-            t = Template(spec, shape, self.registry, self.msgs, self.scoring, self.ds_shapes)
+            shape = self.shapes_real[pool_idx] if kind == "node" else aks_template(spec)
+            system = (self.kube_proxy,) if kind == "aks-template" else ()
+            t = Template(spec, shape, self.registry, self.msgs, self.scoring, self.ds_shapes, system)
             run.templates[key] = t
         return t
+
+    def ca_blocked(self, run: Run, autoscaled: list[int]) -> tuple[str, int | None] | None:
+        """Why the autoscaler on AKS does no scale-up at all now, or None."""
+        cluster, ca = run.cluster, self.ca
+        for i in autoscaled:
+            if not cluster.spec_nodes(i) and not ca.in_static_table(self.pools[i].vm_size):
+                return "no-node-info", i
+        for ps in cluster.pools:
+            if ps.ca_unready and ps.nodes and self.pools[ps.spec_idx].autoscaler is None:
+                return "unready-unmanaged", ps.spec_idx
+        bad = self.unready_nodes(run)
+        if bad > ca.ok_total_unready and bad > ca.max_unready_percent / 100 * cluster.num_nodes:
+            return "unhealthy", None
+        return None
+
+    def unready_nodes(self, run: Run) -> int:
+        return sum(len(ps.nodes) for ps in run.cluster.pools if ps.ca_unready)
+
+    def _upcoming(self, run: Run, pods: list[Pod], autoscaled: list[int]) -> list[Pod]:
+        """CA counts unready GPU nodes as upcoming template nodes: pods its template says they would take
+        are left out of the scale-up (no event). Returns the rest."""
+        for i in autoscaled:
+            n = sum(len(ps.nodes) for ps in run.cluster.pools if ps.spec_idx == i and ps.ca_unready)
+            if not n or not pods:
+                continue
+            t = self.template(run, i, "aks")
+            groups: dict[tuple[int, int], list[Pod]] = {}
+            for p in pods:
+                groups.setdefault((p.workload, p.shape.id), []).append(p)
+            fitting = [(g[0].shape, g) for g in groups.values() if not t.reasons(g[0].shape)]
+            if not fitting:
+                continue
+            _, helped = t.estimate(fitting, n)
+            taken = {id(p) for p in helped}
+            for p in helped:
+                run.absorbed[id(p)] = i
+            pods = [p for p in pods if id(p) not in taken]
+        return pods
 
     def run(self, mode: str) -> Run:
         cordon = set(self.options.cordon)
@@ -357,15 +360,24 @@ class Simulation:
             self.scoring,
             [(p, s, p.name in cordon) for p, s in zip(self.pools, self.shapes_real, strict=True)],
         )
-        run = Run(mode, cluster, [], [], [], [p.node_count for p in self.pools])
+        initial = [0 if self.start is not None else p.node_count for p in self.pools]
+        run = Run(mode, cluster, [], [], [], initial)
+        for ps in cluster.pools:
+            ps.ca_unready = self.gpu_unready[ps.spec_idx]
         seq = 0
         ds_waiting: list[Pod] = []
         daemonsets = [w for w in self.workloads if w.ds_shape is not None]
 
         def add_nodes(pool_idx: int, count: int) -> None:
-            nonlocal seq
             for nid in cluster.add_nodes(pool_idx, count):
+                daemon_pods(nid, new_node=True)
+
+        def daemon_pods(nid: int, new_node: bool) -> None:
+            nonlocal seq
+            if True:
                 for w in daemonsets:
+                    if w.existing and not new_node:
+                        continue  # the real cluster's DaemonSet runs there already
                     if cluster.static_node(w.ds_shape, nid) is not None:  # type: ignore[arg-type]
                         continue  # the DaemonSet controller makes no pod for this node
                     suffix = cluster.node_name[nid].rsplit("-", 1)[-1]
@@ -382,8 +394,13 @@ class Simulation:
                     else:
                         ds_waiting.append(pod)
 
-        for i, p in enumerate(self.pools):
-            add_nodes(i, p.node_count)
+        if self.start is None:
+            for i, p in enumerate(self.pools):
+                add_nodes(i, p.node_count)
+        else:
+            seq = self._add_existing(run, cordon, seq)
+            for nid in range(cluster.num_nodes):
+                daemon_pods(nid, new_node=False)
         queue: list[Pod] = []
         for w in self.workloads:
             if w.is_daemonset:
@@ -403,6 +420,11 @@ class Simulation:
             limit_total = facts.autoscaler().max_nodes_per_scale_up
             while True:
                 eligible = [p for p in pending if not p.ds and p.status is None]
+                if mode == "aks" and eligible:
+                    run.ca_blocked = self.ca_blocked(run, autoscaled)
+                    if run.ca_blocked is not None:
+                        break
+                    eligible = self._upcoming(run, eligible, autoscaled)
                 if not eligible:
                     break
                 groups: dict[tuple[int, int], list[Pod]] = {}
@@ -410,8 +432,7 @@ class Simulation:
                     groups.setdefault((p.workload, p.shape.id), []).append(p)
                 options: list[Option] = []
                 for i in autoscaled:
-                    pool = cluster.pools[i]
-                    cur, mx = len(pool.nodes), self.pools[i].autoscaler.max_count  # type: ignore[union-attr]
+                    cur, mx = cluster.spec_nodes(i), self.pools[i].autoscaler.max_count  # type: ignore[union-attr]
                     if cur >= mx:
                         continue
                     t = self.template(run, i, mode)
@@ -425,30 +446,77 @@ class Simulation:
                     break
                 opt = choose(options, self.options.expander)
                 spec = self.pools[opt.pool_idx]
-                cur = len(cluster.pools[opt.pool_idx].nodes)
+                cur = cluster.spec_nodes(opt.pool_idx)
                 new = cur + opt.count
                 mx = spec.autoscaler.max_count  # type: ignore[union-attr]
                 event = messages.ca_triggered(self.msgs, group_id(spec), cur, new, mx)
                 per_workload = Counter(self.workloads[p.workload].ref for p in opt.pods)
-                run.scale_ups.append(
-                    ScaleUp(
-                        spec.name,
-                        group_id(spec),
-                        cur,
-                        new,
-                        mx,
-                        opt.template.kind,
-                        len(opt.pods),
-                        event,
-                        dict(per_workload),
-                    )
+                up = ScaleUp(
+                    spec.name,
+                    group_id(spec),
+                    cur,
+                    new,
+                    mx,
+                    opt.template.kind,
+                    len(opt.pods),
+                    event,
+                    dict(per_workload),
                 )
+                run.scale_ups.append(up)
+                for p in opt.pods:
+                    run.triggered[id(p)] = up
                 add_nodes(opt.pool_idx, opt.count)
                 pending = self._schedule(run, pending + ds_waiting)
                 ds_waiting.clear()
         run.pending = pending
         self._explain(run, autoscaled if mode != "none" else [])
         return run
+
+    def _add_existing(self, run: Run, cordon: set[str], seq: int) -> int:
+        """The real cluster's nodes (grouped when alike) and the pods running on them; returns next seq."""
+        assert self.start is not None
+        cluster = run.cluster
+        index = {p.name: i for i, p in enumerate(self.pools)}
+        groups: dict[tuple, int] = {}
+        by_node: dict[str, int] = {}
+        for n in self.start.nodes:
+            i = index.get(n.pool) if n.pool is not None else None
+            if i is None or n.name in by_node:
+                continue
+            spec = self.pools[i]
+            shape = shape_of(n, spec)
+            cordoned = n.cordoned or spec.name in cordon
+            key = (
+                i,
+                tuple(sorted(shape.allocatable.items())),
+                tuple(sorted(shape.labels.items())),
+                shape.taints,
+                cordoned,
+                n.ready,
+            )
+            g = groups.get(key)
+            if g is None:
+                g = groups[key] = cluster.add_group(i, spec, shape, cordoned)
+                gpu = self.ca.gpu_resource
+                unready = n.ready and self.ca.gpu_label in n.labels and not n.allocatable.get(gpu)
+                cluster.pools[g].ca_unready = unready
+            by_node[n.name] = cluster.add_existing(g, n.name, n.labels)
+            run.initial[i] += 1
+        shapes: dict[str, Shape] = {}
+        for ep, (reqs, nz_cpu, nz_mem) in zip(self.start.pods, self.existing_requests, strict=True):
+            nid = by_node.get(ep.node)
+            if nid is None:
+                continue
+            key = ep.key or scheduling_key(ep.spec, ep.priority)
+            shape = shapes.get(key)
+            if shape is None:
+                never = ep.spec.get("preemptionPolicy") == "Never"
+                shape = shapes[key] = self.book.shape(ep.spec, reqs, nz_cpu, nz_mem, ep.priority, never)
+            pod = Pod(f"{ep.namespace}/{ep.name}", -1, shape, seq, ds=ep.daemonset)
+            seq += 1
+            cluster.bind(pod, nid)  # it runs there: the filters are not asked again
+            run.existing.append(pod)
+        return seq
 
     def _schedule(self, run: Run, pods: list[Pod]) -> list[Pod]:
         """Try ``pods`` in queue order; returns those left Pending. Preempts when kube-scheduler would."""
@@ -490,6 +558,9 @@ class Simulation:
         out = []
         seq = max((p.seq for p in run.pods), default=0) + 1
         for v in victims:
+            if v.workload < 0:  # a pod of the real cluster: its controller makes a new one (not simulated)
+                run.evicted.append(v)
+                continue
             w = self.workloads[v.workload]
             if w.kind == "Pod":
                 v.status = f"preempted by {by.name} (priority {by.priority}); a bare Pod is not recreated"
@@ -507,6 +578,7 @@ class Simulation:
         cluster = run.cluster
         cache: dict[tuple, str] = {}
         for pod in run.pending:
+            run.why[id(pod)] = None
             if pod.status is not None:
                 run.sched_msg[id(pod)] = pod.status
                 run.ca_msg[id(pod)] = None
@@ -519,115 +591,51 @@ class Simulation:
             if pod.ds or not autoscaled:
                 run.ca_msg[id(pod)] = None
                 continue
+            story = self._story(run, pod)
+            if story is not None:
+                run.ca_msg[id(pod)], run.why[id(pod)] = story
+                continue
             ca_key = ("ca", pod.shape.id)
             ca = cache.get(ca_key)
             if ca is None:
                 reasons: Counter[str] = Counter()
                 for i in autoscaled:
-                    if len(cluster.pools[i].nodes) >= self.pools[i].autoscaler.max_count:  # type: ignore[union-attr]
+                    if cluster.spec_nodes(i) >= self.pools[i].autoscaler.max_count:  # type: ignore[union-attr]
                         reasons[self.msgs.ca_max_size] += 1
                         continue
                     for r in set(self.template(run, i, run.mode).reasons(pod.shape)):
                         reasons[r] += 1
                 ca = cache[ca_key] = messages.ca_not_triggered(self.msgs, reasons)
             run.ca_msg[id(pod)] = ca
+            if run.mode == "aks":
+                from gpupool.simulate import autoscaler_story
+
+                why_key = ("why", pod.shape.id)
+                if why_key not in cache:
+                    cache[why_key] = autoscaler_story.not_triggered(self, run, pod, autoscaled)  # type: ignore[assignment]
+                run.why[id(pod)] = cache[why_key]
+
+    def _story(self, run: Run, pod: Pod) -> tuple[str | None, str] | None:
+        """(autoscaler event, explanation) when the autoscaler's part is more than "didn't trigger"."""
+        from gpupool.simulate import autoscaler_story as story
+
+        if run.ca_blocked is not None:
+            return None, story.blocked(self, run)
+        up = run.triggered.get(id(pod))
+        if up is not None:
+            return up.event, story.triggered_but_pending(self, run, pod, up)
+        pool_idx = run.absorbed.get(id(pod))
+        if pool_idx is not None:
+            return None, story.counted_on_unready(self, run, pool_idx)
+        return None
 
     # ---- results ------------------------------------------------------------------------------------
 
     def result(
         self, run: Run, prices: PriceTable, findings: list[Finding], notes: list[str]
     ) -> SimulationResult:
-        cluster = run.cluster
-        pools: list[PoolResult] = []
-        total_cost: float | None = 0.0
-        ds_by_pool: Counter[int] = Counter()
-        pods_by_pool: Counter[int] = Counter()
-        for p in run.pods:
-            if p.node is not None:
-                (ds_by_pool if p.ds else pods_by_pool)[cluster.node_pool[p.node]] += 1
-        for i, spec in enumerate(self.pools):
-            ps = cluster.pools[i]
-            n = len(ps.nodes)
-            used = cluster.pool_used(ps)
-            res: dict[str, dict[str, float | int]] = {}
-            for name, idx in self.registry.index.items():
-                alloc = ps.alloc[idx] * n
-                if not alloc and not used[idx]:
-                    continue
-                if name == "cpu":
-                    res[name] = {
-                        "allocatable": alloc / 1000,
-                        "used": used[idx] / 1000,
-                        "free": (alloc - used[idx]) / 1000,
-                    }
-                else:
-                    res[name] = {"allocatable": alloc, "used": used[idx], "free": alloc - used[idx]}
-            price = prices.get(spec.vm_size)
-            per: float | None = None
-            if price is not None:
-                per = price.spot if spec.priority == "Spot" and price.spot is not None else price.per_hour
-            cost: float | None = 0.0 if n == 0 else None
-            if per is not None:
-                cost = round(per * n, 6)
-            if cost is None:
-                total_cost = None
-            elif total_cost is not None:
-                total_cost += cost
-            pools.append(
-                PoolResult(
-                    name=spec.name,
-                    vm_size=spec.vm_size,
-                    nodes=n,
-                    initial=run.initial[i],
-                    added=run.added(i),
-                    max_nodes=spec.autoscaler.max_count if spec.autoscaler else None,
-                    daemonset_pods=ds_by_pool[i],
-                    pods=pods_by_pool[i],
-                    resources=res,
-                    price=price,
-                    price_per_node=per,
-                    cost_per_hour=cost,
-                    scale_ups=[s for s in run.scale_ups if s.pool == spec.name],
-                    cordoned=ps.cordoned,
-                    notes=self.shapes_real[i].notes,
-                )
-            )
-        groups: dict[tuple, PendingEntry] = {}
-        for pod in sorted(run.pending, key=lambda p: (p.workload, p.seq)):
-            w = self.workloads[pod.workload]
-            key = (pod.workload, run.sched_msg[id(pod)], run.ca_msg[id(pod)])
-            e = groups.get(key)
-            if e is None:
-                groups[key] = PendingEntry(
-                    w.ref,
-                    pod.name,
-                    1,
-                    run.sched_msg[id(pod)],
-                    run.ca_msg[id(pod)],
-                    w.input.path,
-                    w.input.line,
-                )
-            else:
-                e.count += 1
-        placed = sum(1 for p in run.pods if p.node is not None and not p.ds)
-        ds = sum(1 for p in run.pods if p.node is not None and p.ds)
-        return SimulationResult(
-            kubernetes_version=facts.version_text(self.version),
-            autoscaler=run.mode,
-            expander=self.options.expander,
-            pools=pools,
-            placed=placed,
-            daemonset_pods=ds,
-            pending=list(groups.values()),
-            cost_per_hour=round(total_cost, 6) if total_cost is not None else None,
-            prices=prices,
-            reservations=self.reservations,
-            default_max_pods=self.default_max_pods,
-            findings=findings,
-            notes=notes,
-            ignored=dict(self.inputs.ignored),
-            simulation=self,
-        )
+        """The result of one run (see :func:`gpupool.simulate.result.build`)."""
+        return build(self, run, prices, findings, notes)
 
 
 @dataclass

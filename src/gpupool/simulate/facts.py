@@ -76,6 +76,8 @@ class Messages:
     no_victims: str
     never: str
     double_period: bool
+    dra_post_filter: str | None  # DynamicResources' PostFilter reason, printed before "preemption: "
+    fit_unresolvable: bool  # a node that can never hold the request is not a preemption candidate
     ca_triggered: str
     ca_triggered_group: str
     ca_not_triggered: str
@@ -91,7 +93,10 @@ class Messages:
 
 
 def newest_version() -> tuple[int, int, int]:
-    return parse_version(_data("scheduler.yaml")["newestVersion"])
+    """The default version: the newest AKS supports (catalog data, the same for every command)."""
+    from gpupool import catalog
+
+    return parse_version(catalog.newest_kubernetes_version())
 
 
 def oldest_version() -> tuple[int, int, int]:
@@ -120,6 +125,10 @@ def messages(version: tuple[int, int, int]) -> Messages:
         no_victims=p["noVictims"],
         never=p["never"],
         double_period=version < _from(d["postFilterDoublePeriodBefore"]),
+        dra_post_filter=d["draPostFilter"]["text"]
+        if version >= _from(d["draPostFilter"]["fromVersion"])
+        else None,
+        fit_unresolvable=version >= _from(d["fitUnresolvable"]["fromVersion"]),
         ca_triggered=a["triggered"],
         ca_triggered_group=a["triggeredGroup"],
         ca_not_triggered=a["notTriggered"],
@@ -147,6 +156,9 @@ class Scoring:
     w_balanced: int
     w_taint: int
     w_affinity: int
+    w_spread: int = 2
+    spread_defaults: tuple[tuple[str, int], ...] = ()  # (topologyKey, maxSkew), system defaults
+    spread_owners: frozenset[str] = frozenset()  # workload kinds whose pods spread by default
 
 
 @cache
@@ -160,6 +172,9 @@ def scoring() -> Scoring:
         int(w["NodeResourcesBalancedAllocation"]),
         int(w["TaintToleration"]),
         int(w["NodeAffinity"]),
+        int(w["PodTopologySpread"]),
+        tuple((str(c["topologyKey"]), int(c["maxSkew"])) for c in s["defaultSpread"]),
+        frozenset(str(k) for k in s["spreadOwners"]),
     )
 
 
@@ -329,6 +344,19 @@ class AutoscalerFacts:
     max_nodes_per_scale_up: int
     group_id_format: str
     source: str
+    kube_proxy_cpu_milli: int = 0
+    gpu_label: str = "kubernetes.azure.com/accelerator"
+    ok_total_unready: int = 3
+    max_unready_percent: float = 45.0
+    missing_sizes: frozenset[str] = frozenset()
+    memory_gib: tuple[tuple[str, float], ...] = ()
+    no_node_info: str = ""
+
+    def in_static_table(self, vm_size: str) -> bool:
+        return vm_size.lower() not in self.missing_sizes
+
+    def template_memory_gib(self, vm_size: str, catalog_gib: float) -> float:
+        return dict(self.memory_gib).get(vm_size.lower(), catalog_gib)
 
     def accelerator_label(self, vm_size: str) -> bool:
         name = vm_size.lower()
@@ -348,4 +376,11 @@ def autoscaler() -> AutoscalerFacts:
         max_nodes_per_scale_up=int(a["maxNodesPerScaleUp"]),
         group_id_format=str(a["groupIdFormat"]),
         source=" ".join(str(a["source"]).split()),
+        kube_proxy_cpu_milli=int(a["kubeProxyPod"]["cpuMilli"]),
+        gpu_label=str(a["resourceUnready"]["gpuLabel"]),
+        ok_total_unready=int(a["resourceUnready"]["okTotalUnreadyCount"]),
+        max_unready_percent=float(a["resourceUnready"]["maxTotalUnreadyPercentage"]),
+        missing_sizes=frozenset(str(s).lower() for s in a["staticTable"]["missing"]),
+        memory_gib=tuple((str(k).lower(), float(v)) for k, v in a["staticTable"]["memoryGiB"].items()),
+        no_node_info=str(a["staticTable"]["noNodeInfo"]),
     )

@@ -127,8 +127,10 @@ def _priority_class(obj: dict, path: str, line: int) -> PriorityClass:
     return PriorityClass(name, value, obj.get("globalDefault") is True, policy)
 
 
-def load_inputs(paths: Iterable[str | Path]) -> Inputs:
-    """Read every file; pools and workloads may share files. Raises InputError on unusable input."""
+def load_inputs(paths: Iterable[str | Path], require_pools: bool = True) -> Inputs:
+    """Read every file; pools and workloads may share files. Raises InputError on unusable input.
+
+    ``require_pools=False``: pools may come from elsewhere (a snapshot of the real cluster)."""
     out = Inputs()
     for p in paths:
         for doc in yamlio.load_file(p):
@@ -167,7 +169,7 @@ def load_inputs(paths: Iterable[str | Path]) -> Inputs:
                 for w in found:
                     _check_resources(w, doc.path, line)
                     out.workloads.append(WorkloadInput(w, doc.path, line, len(out.workloads)))
-    if not out.pools:
+    if not out.pools and require_pools:
         raise InputError(
             None,
             None,

@@ -38,13 +38,20 @@ def fit_error(
     return text
 
 
+def post_filter(msgs: Messages, preemption_text: str) -> str:
+    """PostFilter reasons joined with ", ": DynamicResources' (from 1.34), then DefaultPreemption's."""
+    if msgs.dra_post_filter:
+        return f"{msgs.dra_post_filter}, {preemption_text}"
+    return preemption_text
+
+
 def preemption(msgs: Messages, num_nodes: int, reasons: Counter[str] | dict[str, int]) -> str:
     """DefaultPreemption's message when no node has victims that would make room."""
-    return msgs.preemption_prefix + fit_error(msgs, num_nodes, reasons)
+    return post_filter(msgs, msgs.preemption_prefix + fit_error(msgs, num_nodes, reasons))
 
 
 def preemption_never(msgs: Messages) -> str:
-    return msgs.preemption_prefix + msgs.never
+    return post_filter(msgs, msgs.preemption_prefix + msgs.never)
 
 
 def ca_triggered(msgs: Messages, group: str, current: int, new: int, maximum: int) -> str:

@@ -135,7 +135,7 @@ def aks_template(pool: PoolSpec) -> NodeShape:
     capacity = {
         "pods": a.template_pods,
         "cpu": size.vcpu * 1000,
-        "memory": round(size.memory_gib * GIB),
+        "memory": round(a.template_memory_gib(pool.vm_size, size.memory_gib) * GIB),
         a.gpu_resource: size.gpu_devices,
     }
     labels = dict(a.template_labels)

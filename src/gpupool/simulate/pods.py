@@ -81,6 +81,7 @@ class Shape:
     prefilter: frozenset[str] | None  # NodeAffinity PreFilterResult: node names, or None (all nodes)
     preferred: list  # preferredDuringScheduling node affinity terms
     ds_tolerations: bool = False
+    spread_owner: int | None = None  # the workload whose pods it spreads from (system default constraints)
     cache: dict = field(default_factory=dict)
 
     @property
@@ -184,6 +185,7 @@ class ShapeBook:
         priority: int,
         preempt_never: bool,
         extra_tolerations: list | None = None,
+        spread_owner: int | None = None,
     ) -> Shape:
         tols = (
             list(_plain(pod_spec.get("tolerations")) or [])
@@ -209,6 +211,7 @@ class ShapeBook:
             json.dumps(selection, sort_keys=True, default=str),
             priority,
             preempt_never,
+            spread_owner,
         )
         found = self._by_key.get(key)
         if found is not None:
@@ -240,6 +243,7 @@ class ShapeBook:
             prefilter=prefilter_names({"affinity": {"nodeAffinity": selection["affinity"]}}),
             preferred=preferred_terms({"affinity": {"nodeAffinity": selection["affinity"]}}),
             ds_tolerations=extra_tolerations is not None,
+            spread_owner=spread_owner,
         )
         self._by_key[key] = s
         self.shapes.append(s)

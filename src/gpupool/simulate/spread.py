@@ -1,0 +1,162 @@
+"""PodTopologySpread's system default constraints in scoring (a mixin of :class:`~.cluster.Cluster`).
+
+kube-scheduler spreads pods owned by a ReplicaSet or StatefulSet that set no topologySpreadConstraints of
+their own with the default constraints (hostname maxSkew 3, zone maxSkew 5, ScheduleAnyway): per feasible
+node, ``round(count x ln(size + 2) + maxSkew - 1)`` summed over the constraints (count: the workload's pods on
+the node, or in its zone over nodes matching the pod's node affinity; size: feasible nodes, or zone values
+among them), normalised as ``100 x (max + min - s) / max`` and weighted 2 (sched: plugins/podtopologyspread/
+scoring.go). Node states count each spreading workload's pods, so identical nodes stay grouped; each group
+keeps its nodes by zone, and bound pods are counted per workload and zone as they bind.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gpupool.simulate.pods import Shape
+
+HOSTNAME = "kubernetes.io/hostname"
+MAX_SCORE = 100
+
+
+class SpreadScoring:
+    """Needs the cluster's pools, node states and labels, filters and the other scores."""
+
+    pools: Any
+    node_pool: Any
+    node_state: Any
+    node_name: Any
+    spread_constraints: tuple[tuple[str, int], ...]
+    owner_total: Any
+    sc: Any
+    owner_zone: Any
+    zone_keys: tuple[str, ...]
+    labels_of: Any
+
+    def _zone_of(self, nid: int) -> tuple:
+        """The node's values of the non-hostname spreading keys (None where it has no such label)."""
+        labels = self.labels_of(nid)
+        return tuple(labels.get(k) for k in self.zone_keys)
+
+    def _spread_raw(
+        self,
+        shape: Shape,
+        feasible: int,
+        host_counts: list[int],
+        labels: list[dict],
+        zone_counts: dict[tuple[str, str], int],
+    ) -> list[int]:
+        """PodTopologySpread Score for each feasible node (before normalising): sum over the constraints of
+        count x log(size + 2) + (maxSkew - 1), rounded (podtopologyspread/scoring.go)."""
+        out = []
+        weights = {}
+        for key, _ in self.spread_constraints:
+            if key == HOSTNAME:
+                weights[key] = math.log(feasible + 2)
+            else:
+                values = {lab[key] for lab in labels if key in lab}
+                weights[key] = math.log(len(values) + 2)
+        for cnt, lab in zip(host_counts, labels, strict=True):
+            score = 0.0
+            for key, skew in self.spread_constraints:
+                if key == HOSTNAME:
+                    if key in lab:
+                        score += cnt * weights[key] + (skew - 1)
+                elif key in lab:
+                    score += zone_counts.get((key, lab[key]), 0) * weights[key] + (skew - 1)
+            out.append(math.floor(score + 0.5))  # Go's math.Round for positive numbers
+        return out
+
+    def _zone_keys(self, labels: list[dict]) -> set[tuple[str, str]]:
+        """(key, value) of the non-hostname spreading keys the feasible nodes carry."""
+        keys = [k for k, _ in self.spread_constraints if k != HOSTNAME]
+        return {(k, lab[k]) for lab in labels for k in keys if k in lab}
+
+    @staticmethod
+    def _spread_normalised(raws: list[int]) -> list[int]:
+        lo, hi = min(raws), max(raws)
+        if hi == 0:
+            return [MAX_SCORE] * len(raws)
+        return [MAX_SCORE * (hi + lo - r) // hi for r in raws]
+
+    def _zone_counts(self, shape: Shape, keys_values: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        """The workload's pods per zone value. kube-scheduler counts them on nodes that match the pod's
+        required node affinity; the workload's own pods all passed that same affinity."""
+        owner = shape.spread_owner
+        index = {k: i for i, k in enumerate(self.zone_keys)}
+        return {(k, v): self.owner_zone[(owner, index[k], v)] for k, v in keys_values if k in index}
+
+    def _select_spread(self, shape: Shape) -> int | None:
+        """The fast path's choice for a pod that spreads by default: every feasible (pool, state, zone) is
+        scored, since the spreading score is normalised over all feasible nodes. A pool's feasible states are
+        cached until its set of states changes; nodes of a state are kept by zone."""
+        owner = shape.spread_owner
+        assert owner is not None
+        found = []  # (pool, [(bucket of one zone, zone, base, count)])
+        feasible = 0
+        for pool in self.pools:
+            if not pool.buckets or self.static(shape, pool) is not None:
+                continue
+            cached = pool.spread_cache.get(shape.id)
+            if cached is None or cached[0] != pool.version:
+                items = [
+                    (bucket, self.base_score(pool, state, shape), state.owned(owner))
+                    for state, bucket in pool.buckets.items()
+                    if not self.fit(pool, state, shape)
+                ]
+                pool.spread_cache[shape.id] = (pool.version, items)
+            else:
+                items = cached[1]
+            rows = [(sub, zone, base, n) for bucket, base, n in items for zone, sub in bucket.zones.items()]
+            if rows:
+                found.append((pool, rows))
+                feasible += sum(len(r[0]) for r in rows)
+        if not found:
+            return None
+        if feasible == 1:
+            return found[0][1][0][0].top()
+        # raw score = round(sum over the constraints of count x ln(size + 2) + maxSkew - 1)
+        host = [skew for key, skew in self.spread_constraints if key == HOSTNAME]
+        others = [skew for key, skew in self.spread_constraints if key != HOSTNAME]
+        zoned = list(enumerate(others))  # (index into the zone tuple, maxSkew)
+        w_host = math.log(feasible + 2)
+        w_zone = []
+        for i, _ in zoned:
+            values = {r[1][i] for _, rows in found for r in rows if r[1][i] is not None}
+            w_zone.append(math.log(len(values) + 2))
+        lo = hi = None
+        raws = []
+        for _, rows in found:
+            line = []
+            for _, zone, _, cnt in rows:
+                score = sum(cnt * w_host + skew - 1 for skew in host)
+                for (i, skew), w in zip(zoned, w_zone, strict=True):
+                    if zone[i] is not None:
+                        score += self.owner_zone[(owner, i, zone[i])] * w + skew - 1
+                r = math.floor(score + 0.5)  # Go's math.Round for positive numbers
+                line.append(r)
+                lo = r if lo is None or r < lo else lo
+                hi = r if hi is None or r > hi else hi
+            raws.append(line)
+        assert lo is not None and hi is not None
+        extra = self._normalised([self.pref_raw(shape, pool) for pool, _ in found]) if len(found) > 1 else [0]
+        w = self.sc.w_spread
+        best_total, best_node = -1, -1
+        at_states = at_nodes = 0
+        for (_, rows), line, add in zip(found, raws, extra, strict=True):
+            for row, r in zip(rows, line, strict=True):
+                sp = MAX_SCORE if hi == 0 else MAX_SCORE * (hi + lo - r) // hi
+                total = row[2] + w * sp + add
+                if total < best_total:
+                    continue
+                node = row[0].top()
+                if total > best_total:
+                    best_total, best_node, at_states, at_nodes = total, node, 0, 0
+                elif node < best_node:
+                    best_node = node
+                at_states += 1
+                at_nodes += len(row[0])
+        self._note_tie(at_states, at_nodes)
+        return best_node
