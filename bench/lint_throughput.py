@@ -1,10 +1,12 @@
 """How fast is ``gpupool lint``? Resources/s next to ``kubernetes-validate --strict``, same files, same run.
 
 Builds a corpus of ``--resources`` (default 10,000) Kubernetes resources in a temporary directory:
-  * the real-world corpus of tests/data/corpus/real (published manifests, GPU and not, custom resources
-    included), copied ``--real-copies`` times (default 3); the files that do not parse as YAML are left out,
-    because kubernetes-validate aborts its whole run on the first one (gpupool reports them and goes on);
-  * generated GPU workloads (Deployments, Jobs, Pods, StatefulSets, CronJobs, DaemonSets; 50 per file) with
+  * the shared real-world corpus ``<repo>/../shared/corpus/real`` (published manifests, GPU and not, custom
+    resources included; not in the repository), copied ``--real-copies`` times (default 3); the files that
+    do not parse as YAML are left out, because kubernetes-validate aborts its whole run on the first one
+    (gpupool reports them and goes on);
+  * generated GPU workloads (Deployments, Jobs, Pods, StatefulSets, CronJobs, DaemonSets, and three in ten
+    workload custom resources: PyTorchJob, RayCluster, LeaderWorkerSet, Volcano Job, JobSet; 50 per file) with
     tolerations, node selectors, GPU requests, MIG names and a few mistakes (a ``resource:`` typo, a GPU under
     ``requests`` only, ...), plus one pool spec file so the GPU rules run against pools.
 
@@ -42,7 +44,17 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-REAL = REPO / "tests" / "data" / "corpus" / "real"
+def _shared_corpus() -> Path | None:
+    """The shared corpus of published manifests (not in the repository): $GPUPOOL_SHARED, <repo>/../shared
+    or <repo>/../../shared (a worktree); None when absent (then only generated workloads are linted)."""
+    env = os.environ.get("GPUPOOL_SHARED")
+    for c in ([Path(env)] if env else []) + [REPO.parent / "shared", REPO.parent.parent / "shared"]:
+        if (c / "corpus" / "real").is_dir():
+            return c / "corpus" / "real"
+    return None
+
+
+REAL = _shared_corpus()
 K8S = "1.37"
 TARGET_RATE = 3000
 TARGET_RATIO = 100
@@ -116,14 +128,60 @@ POD_SPEC = """\
 """
 
 
+def _indent(text: str, n: int) -> str:
+    return "\n".join((" " * n + line) if line else line for line in text.splitlines()) + "\n"
+
+
+# Workload custom resources (shapes from each project's API docs; see gpupool/k8s/data/pod_templates.yaml):
+# (apiVersion, kind, spec text before the template, indentation of the template's "metadata:").
+CRD_WORKLOADS = [
+    (
+        "kubeflow.org/v1",
+        "PyTorchJob",
+        "  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n      restartPolicy: OnFailure\n"
+        "      template:\n",
+        8,
+    ),
+    (
+        "ray.io/v1",
+        "RayCluster",
+        "  rayVersion: 2.9.0\n  workerGroupSpecs:\n  - groupName: gpu\n    replicas: 2\n"
+        "    rayStartParams: {}\n    template:\n",
+        6,
+    ),
+    (
+        "leaderworkerset.x-k8s.io/v1",
+        "LeaderWorkerSet",
+        "  replicas: 2\n  leaderWorkerTemplate:\n    size: 2\n    workerTemplate:\n",
+        6,
+    ),
+    (
+        "batch.volcano.sh/v1alpha1",
+        "Job",
+        "  schedulerName: volcano\n  minAvailable: 2\n  tasks:\n  - name: worker\n    replicas: 2\n"
+        "    template:\n",
+        6,
+    ),
+    (
+        "jobset.x-k8s.io/v1alpha2",
+        "JobSet",
+        "  replicatedJobs:\n  - name: workers\n    replicas: 2\n    template:\n      spec:\n"
+        "        parallelism: 1\n        template:\n",
+        10,
+    ),
+]
+
+
 def _workload(i: int, rnd: random.Random) -> str:
-    kind = rnd.choice(["Deployment", "Deployment", "Job", "StatefulSet", "Pod", "CronJob", "DaemonSet"])
+    kind = rnd.choice(
+        ["Deployment", "Deployment", "Job", "StatefulSet", "Pod", "CronJob", "DaemonSet", "CRD", "CRD", "CRD"]
+    )
     mig = rnd.random() < 0.3
     fields = {
         "pool": "a100mig" if mig else "gpunp",
         "epochs": rnd.randint(1, 50),
         "batch": rnd.choice([16, 32, 64]),
-        "cpu": rnd.choice([2, 4]),
+        "cpu": rnd.choice([2, 3]),  # a T4 node (4 vCPUs) has 3.86 allocatable
         "mem": rnd.choice([8, 16]),
         "gpu_name": "nvidia.com/mig-1g.10gb" if mig else "nvidia.com/gpu",
         "gpus": 1,
@@ -143,6 +201,11 @@ def _workload(i: int, rnd: random.Random) -> str:
         body = "\n".join(line[4:] for line in spec.splitlines())
         return f"apiVersion: v1\nkind: Pod\n{head}spec:\n  restartPolicy: Never\n{body}\n"
     template = f"    metadata:\n      labels: {{app: {name}}}\n    spec:\n{spec}"
+    if kind == "CRD":
+        api, crd_kind, before, depth = CRD_WORKLOADS[i % len(CRD_WORKLOADS)]
+        tpl = template.replace("    spec:\n", "    spec:\n      restartPolicy: OnFailure\n", 1)
+        body = _indent(tpl, depth - 4)
+        return f"apiVersion: {api}\nkind: {crd_kind}\n{head}spec:\n{before}{body}"
     if kind == "Job":
         return (
             f"apiVersion: batch/v1\nkind: Job\n{head}spec:\n  backoffLimit: 2\n  template:\n"
@@ -190,7 +253,10 @@ def _count_resources(files: list[Path]) -> int:
 
 
 def build_corpus(root: Path, resources: int, real_copies: int, seed: int = 7) -> tuple[list[Path], int, int]:
-    real = sorted(p for p in REAL.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and _parses(p))
+    if REAL is None:
+        print("note: the shared corpus (<repo>/../shared/corpus/real) is absent; generated workloads only")
+    found = REAL.rglob("*") if REAL is not None else []
+    real = sorted(p for p in found if p.suffix in (".yaml", ".yml", ".json") and _parses(p))
     files: list[Path] = []
     for c in range(real_copies):
         for p in real:

@@ -161,7 +161,6 @@ def workloads_only() -> str:
 
 def run_snapshot() -> dict:
     from gpupool.cluster import read_snapshot
-
     from gpupool.simulate import Options, load_inputs, simulate
     from gpupool.simulate.start import from_snapshot
 

@@ -15,3 +15,9 @@ def cli():
 @pytest.fixture
 def program():
     return run_program
+
+
+@pytest.fixture(autouse=True)
+def _fixed_today(monkeypatch):
+    """Support windows (GP135, GP137) are judged on this date, so results do not change with the calendar."""
+    monkeypatch.setenv("GPUPOOL_TODAY", "2026-12-03")

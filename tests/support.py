@@ -20,6 +20,24 @@ EXAMPLES = REPO / "examples"
 DATA = Path(__file__).resolve().parent / "data"
 
 
+def shared_dir() -> Path | None:
+    """The team's shared folder (published manifests, recorded oracles), which is not part of the repository:
+    ``$GPUPOOL_SHARED``, else ``<repo>/../shared`` (a checkout next to it), else ``<repo>/../../shared`` (a
+    worktree one level further down). None when absent: tests that need it skip."""
+    env = os.environ.get("GPUPOOL_SHARED")
+    candidates = [Path(env)] if env else []
+    candidates += [REPO.parent / "shared", REPO.parent.parent / "shared"]
+    for c in candidates:
+        if (c / "corpus" / "real").is_dir():
+            return c
+    return None
+
+
+SHARED = shared_dir()
+CORPUS = SHARED / "corpus" / "real" if SHARED else None
+NO_CORPUS = "the shared corpus of published manifests (<repo>/../shared/corpus/real) is absent"
+
+
 @dataclass
 class Result:
     exit_code: int

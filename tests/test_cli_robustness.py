@@ -45,6 +45,8 @@ def _commands(path: str, out: str) -> list[list[str]]:
         ["diff", POOL, path],
         ["import", path],
         ["simulate", path],
+        ["preflight", path, "--from", str(EXAMPLES.parent / "tests" / "preflight" / "data" / "eastus")],
+        ["check", POOL, "--skus", path],
         ["report", path, "-o", out],
     ]
 

@@ -74,18 +74,18 @@ _K = yaml.constructor.SafeConstructor()
 _BOOL = _K.bool_values
 
 
-def _int(node: Any) -> int:
+def _int(node: Any) -> int | str:
     v = node.value
     if v.isdigit() and (v[0] != "0" or v == "0"):
         return int(v)
-    return _K.construct_yaml_int(node)
+    return yamlio.construct_number(_K.construct_yaml_int, node)
 
 
 _SCALARS = {
     "tag:yaml.org,2002:int": _int,
     "tag:yaml.org,2002:bool": lambda n: _BOOL[n.value.lower()],
     "tag:yaml.org,2002:null": lambda n: None,
-    "tag:yaml.org,2002:float": _K.construct_yaml_float,
+    "tag:yaml.org,2002:float": lambda n: yamlio.construct_number(_K.construct_yaml_float, n),
     # Kubernetes keeps timestamps as strings; "=" is a plain string too (as yamlio does).
     "tag:yaml.org,2002:timestamp": lambda n: n.value,
     "tag:yaml.org,2002:value": lambda n: n.value,

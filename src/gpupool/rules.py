@@ -6,7 +6,7 @@ Rule modules live in one package per family; the registry discovers them, so add
 a module.
 
 Families: GP1xx design (check/plan), GP2xx schema, GP3xx GPU workload rules (lint),
-GP4xx diff, GP5xx simulation, GP6xx doctor.
+GP4xx diff, GP5xx simulation, GP6xx doctor, GP7xx preflight.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ FAMILY_PACKAGES = (
     "gpupool.diff.rules",
     "gpupool.simulate.rules",
     "gpupool.doctor.rules",
+    "gpupool.preflight.rules",
 )
 
 

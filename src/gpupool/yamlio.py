@@ -92,6 +92,15 @@ class Document:
         return locate(self.data, path)
 
 
+def construct_number(construct: Any, node: yaml.ScalarNode) -> Any:
+    """An implicit int/float that PyYAML's YAML 1.1 pattern matches but cannot convert (``0b_``, ``0x_``)
+    stays the string it is, as Kubernetes' YAML reader leaves a scalar it cannot parse as a number."""
+    try:
+        return construct(node)
+    except ValueError:
+        return node.value
+
+
 class _Loader(_BaseLoader):  # type: ignore[misc,valid-type]
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
@@ -141,6 +150,12 @@ _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_line_map)
 _Loader.add_constructor("tag:yaml.org,2002:omap", _Loader.construct_line_map)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_line_seq)
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_as_str)
+_Loader.add_constructor(
+    "tag:yaml.org,2002:int", lambda loader, node: construct_number(loader.construct_yaml_int, node)
+)
+_Loader.add_constructor(
+    "tag:yaml.org,2002:float", lambda loader, node: construct_number(loader.construct_yaml_float, node)
+)
 _Loader.add_constructor("tag:yaml.org,2002:value", _Loader.construct_as_str)
 
 

@@ -55,7 +55,17 @@ def _expected(rule: str, files: list[Path]) -> dict[tuple[str, int], str | None]
 )
 def test_rule_fixture(rule: str, fixture: Path) -> None:
     files = _files(fixture)
-    findings = check_pools(load_many([str(f) for f in files]))
+    skus = fixture / "skus.json" if fixture.is_dir() else None  # sizes from the user's az vm list-skus
+    try:
+        if skus is not None and skus.is_file():
+            from gpupool.catalog.listskus import use_list_skus
+
+            use_list_skus(skus)
+        findings = check_pools(load_many([str(f) for f in files]))
+    finally:
+        from gpupool import catalog
+
+        catalog.clear_user_sizes()
     mine = [f for f in findings if f.rule == rule]
     if fixture.name.startswith("pass-"):
         assert not mine, f"{rule} should not report on {fixture.name}: " + "; ".join(f.message for f in mine)

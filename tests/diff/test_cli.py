@@ -214,7 +214,7 @@ def test_import_show_json_to_stdout(tmp_path):
 
 def test_import_list_json_multi_doc_and_name(tmp_path):
     out = tmp_path / "pools.yaml"
-    r = run_cli("import", str(AZ_LIST), "-o", str(out))
+    r = run_cli("import", str(AZ_LIST), "--write", str(out))
     assert r.exit_code == 0, r.stderr
     assert [p.name for p in load_pools(out)] == ["nodepool1", "gpunp", "spotgpu"]
     assert "wrote 3 pool spec(s)" in r.stderr
@@ -228,7 +228,7 @@ def test_import_list_json_multi_doc_and_name(tmp_path):
 
 def test_import_then_diff_is_clean(tmp_path):
     out = tmp_path / "gpunp.yaml"
-    assert run_cli("import", str(AZ_T4), "-o", str(out)).exit_code == 0
+    assert run_cli("import", str(AZ_T4), "--write", str(out)).exit_code == 0
     r = run_cli("diff", str(AZ_T4), str(out), "--exit-code")
     assert r.exit_code == 0 and "no changes" in r.stdout
 
@@ -246,7 +246,7 @@ def test_import_garbage_is_one_line_exit_2(write):
 
 
 def test_import_refuses_a_directory_as_output(tmp_path):
-    r = run_cli("import", str(AZ_T4), "-o", str(tmp_path))
+    r = run_cli("import", str(AZ_T4), "--write", str(tmp_path))
     assert r.exit_code == 2 and "is a directory" in r.stderr
 
 

@@ -56,13 +56,19 @@ def test_annotation_on_object_and_on_pod_template(tmp_path: Path) -> None:
     assert _rules(run_cli("lint", "--no-config", str(tmp_path), "-o", "json")) == []
 
 
-def test_annotation_needs_a_reason_and_a_known_rule(tmp_path: Path) -> None:
+def test_annotation_accepts_id_name_and_name_colon_reason(tmp_path: Path) -> None:
     _write(tmp_path, obj_ann='  annotations:\n    gpupool.io/ignore: "GP308; GP999 typo"\n')
     r = run_cli("lint", "--no-config", str(tmp_path), "-o", "json")
-    got = _rules(r)
-    assert ("GP308", "warning") in got and got.count(("GP211", "warning")) == 2
+    assert _rules(r) == [("GP211", "warning")]  # GP308 honoured without a reason; GP999 unknown
     s = parse_ignore_annotation("GP301,GP305 vendor chart\nGP308 ok")
     assert s.rules == {"GP301": "vendor chart", "GP305": "vendor chart", "GP308": "ok"} and not s.problems
+    s = parse_ignore_annotation("gpu-toleration-without-request: warms the pool; GP311")
+    assert s.rules == {"GP308": "warms the pool", "GP311": "(no reason given)"} and not s.problems
+    s = parse_ignore_annotation("gpu-toleration-without-request")
+    assert s.rules == {"GP308": "(no reason given)"} and not s.problems
+    ann = '    gpupool.io/ignore: "gpu-toleration-without-request: on purpose"\n'
+    _write(tmp_path, obj_ann="  annotations:\n" + ann)
+    assert _rules(run_cli("lint", "--no-config", str(tmp_path), "-o", "json")) == []
 
 
 def test_disallow_ignores(tmp_path: Path) -> None:

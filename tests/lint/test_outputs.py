@@ -33,7 +33,12 @@ def test_json(mixed) -> None:
     r = run_cli("lint", "--no-config", "--pool", POOL, *mixed, "-o", "json")
     assert r.exit_code == 1
     out = json.loads(r.stdout)
-    assert out["version"] == 1 and set(out) == {"version", "findings", "summary"}
+    assert out["version"] == 1 and set(out) == {"version", "findings", "objects", "summary"}
+    objs = out["objects"]
+    keys = {"path", "line", "kind", "name", "namespace", "status", "findings"}
+    assert objs and all(set(o) == keys for o in objs)
+    assert {o["status"] for o in objs} <= {"valid", "invalid", "skipped", "error"}
+    assert sum(len(o["findings"]) for o in objs) == len(out["findings"])
     f = out["findings"][0]
     assert set(f) >= {"rule", "severity", "message", "path", "line", "column", "object", "fix"}
     s = out["summary"]

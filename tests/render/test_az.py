@@ -63,7 +63,7 @@ def test_design_notes_pool_matches_the_aks_docs_flag_by_flag(design_notes_pool):
 def test_example_spec_adds_only_the_kubernetes_version():
     pool = load_pools(EXAMPLES / "t4-driver-only.yaml")[0]
     ours = flags(az.nodepool_add_argv(pool))
-    expected = {**flags(docs_argv()), "--kubernetes-version": ["1.34"]}
+    expected = {**flags(docs_argv()), "--kubernetes-version": ["1.35"]}
     assert ours == expected
 
 

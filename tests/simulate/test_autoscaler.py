@@ -89,6 +89,7 @@ def test_mig_mixed_nodes_are_unready_to_the_autoscaler(k) -> None:
     assert (r.pools[1].nodes, r.placed, r.pending_pods) == (1, 56, 44)
     (e,) = r.pending
     assert e.autoscaler == "pod didn't trigger scale-up: 1 Insufficient nvidia.com/mig-1g.5gb"
+    assert "counts them as unready" in (e.why or "") and "(nvidia.com/gpu: 8)" in (e.why or "")
     assert [f.rule for f in r.findings if f.rule == "GP506"] == ["GP506"]
     exact = k.run(docs, autoscaler="exact")
     assert (exact.pools[1].nodes, exact.placed) == (2, 100)
@@ -127,6 +128,7 @@ def test_kube_proxy_on_the_zero_node_template(k) -> None:
     assert r.pools[0].added == 0
     (e,) = r.pending
     assert e.autoscaler == "pod didn't trigger scale-up: 1 Insufficient cpu"
+    assert e.why is not None and "kube-proxy pod the autoscaler puts on it (100m CPU)" in e.why
     (f,) = [f for f in r.findings if f.rule == "GP505"]
     assert "kube-proxy" in f.message and "100m" in f.message
     # without the kube-proxy pod the template (allocatable = capacity, 4000m) would have taken it

@@ -201,3 +201,10 @@ def test_default_version_is_the_catalogs(tmp_path) -> None:
     assert text != CLASSIC
     d = json.loads(run_cli("simulate", write(tmp_path, text), "-o", "json").stdout)
     assert d["kubernetesVersion"] == catalog.newest_kubernetes_version() == "1.37"
+
+
+def test_default_version_follows_the_calendar(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("GPUPOOL_TODAY", "2026-08-01")  # before 1.37's GA (2026-10)
+    text = CLASSIC.replace('kubernetesVersion: "1.35", ', "")
+    d = json.loads(run_cli("simulate", write(tmp_path, text), "-o", "json").stdout)
+    assert d["kubernetesVersion"] == "1.36"

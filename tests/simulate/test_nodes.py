@@ -53,9 +53,10 @@ def test_windows_nodes_reserve_two_more_gib() -> None:
 def test_node_shape_allocatable_and_pods(k) -> None:
     p = pool_of(k, "gpunp", "Standard_NC4as_T4_v3", 1)
     s = node_shape(p, default_reservations(), V135)
-    assert s.capacity == {"pods": 110, "cpu": 4000, "memory": 28 * GIB, "nvidia.com/gpu": 1}
+    # AKS's default network (Azure CNI Overlay) allows 250 pods: kube-reserved 20 MiB x 250 + 50 MiB
+    assert s.capacity == {"pods": 250, "cpu": 4000, "memory": 28 * GIB, "nvidia.com/gpu": 1}
     assert s.allocatable["cpu"] == 3860
-    assert s.allocatable["memory"] == 28 * GIB - (20 * 110 + 50) * MIB - 100 * MIB
+    assert s.allocatable["memory"] == 28 * GIB - (20 * 250 + 50) * MIB - 100 * MIB
     s = node_shape(pool_of(k, "gpunp", "Standard_NC4as_T4_v3", 1, maxPods=30), default_reservations(), V135)
     assert s.allocatable["pods"] == 30 and s.allocatable["memory"] == 28 * GIB - 750 * MIB
     s = node_shape(p, Reservations.none(), V135)

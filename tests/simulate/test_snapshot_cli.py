@@ -120,20 +120,20 @@ def test_bad_snapshot_options(tmp_path) -> None:
     assert run_cli("simulate", "--context", "x", w).exit_code == 2
 
 
-def test_live_through_the_official_client(tmp_path, monkeypatch) -> None:
+def test_live_through_the_official_client(tmp_path) -> None:
     """--live reads the cluster with doctor's live reader (loopback API server, a real server's bodies)."""
     from loopback_apiserver import Cluster, Server, kubeconfig
 
     cluster = Cluster()
     with Server(cluster) as srv:
-        monkeypatch.setenv("KUBECONFIG", str(kubeconfig(tmp_path / "kc", srv.url)))
-        r = run_cli("simulate", "--live", _workload(tmp_path), "-o", "json")
+        kc = str(kubeconfig(tmp_path / "kc", srv.url))
+        r = run_cli("simulate", "--live", "--kubeconfig", kc, _workload(tmp_path), "-o", "json")
         assert r.exit_code == 2 and "simulate starts from AKS clusters" in r.stderr  # its nodes are EKS's
         for node in cluster.lists["/api/v1/nodes"][2]:  # now give them AKS's labels
             labels = node["metadata"].setdefault("labels", {})
             labels["kubernetes.azure.com/agentpool"] = "gpunp"
             labels["node.kubernetes.io/instance-type"] = "Standard_NC4as_T4_v3"
-        r = run_cli("simulate", "--live", _workload(tmp_path), "-o", "json")
+        r = run_cli("simulate", "--live", "--kubeconfig", kc, _workload(tmp_path), "-o", "json")
     assert r.exit_code in (0, 1), r.stderr
     d = json.loads(r.stdout)
     assert d["start"]["source"] == "context loopback" and d["start"]["nodes"] == 2

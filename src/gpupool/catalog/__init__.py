@@ -57,6 +57,9 @@ class VmSize:
     retired: str | None
     source: str
     as_of: str
+    unverified: tuple[str, ...] = ()  # fields (memory, gpus) no primary source confirms: never errors
+    os_skus: tuple[str, ...] = ()  # the OS SKUs AKS supports the size on; empty: no limit recorded
+    origin: str = "catalog"  # catalog | list-skus (described by the user's `az vm list-skus` output)
 
     @property
     def is_gpu(self) -> bool:
@@ -101,6 +104,7 @@ class OsSku:
     kubernetes: tuple[str | None, str | None] | None
     source: str
     as_of: str
+    retired: str | None = None  # the date AKS stopped supporting it
 
 
 @cache
@@ -137,7 +141,9 @@ def vm_sizes() -> dict[str, VmSize]:
     minimum = d["recommendedMinimum"]["size"]
     gpu_table = gpus()
     out = {}
-    for name, (family, vcpu, mem, count) in d["sizes"].items():
+    for name, row in d["sizes"].items():
+        family, vcpu, mem, count = row[:4]
+        unverified = tuple(row[4]) if len(row) > 4 else ()
         fam = fams[family]
         status = fam["status"]
         if name == minimum:
@@ -156,8 +162,10 @@ def vm_sizes() -> dict[str, VmSize]:
             arch=fam.get("arch", "x64"),
             fabric_manager=bool(fam.get("fabricManager", False)),
             retired=fam.get("retired"),
-            source=fam["source"],
+            source=" ".join(str(fam["source"]).split()),
             as_of=str(fam["asOf"]),
+            unverified=unverified,
+            os_skus=tuple(fam.get("osSkus") or ()),
         )
     return out
 
@@ -167,9 +175,29 @@ def _by_lower() -> dict[str, VmSize]:
     return {k.lower(): v for k, v in vm_sizes().items()}
 
 
+_USER_SIZES: dict[str, VmSize] = {}
+"""Sizes the catalog lacks, described by the user's ``az vm list-skus`` output (``--skus FILE``)."""
+
+
 def vm_size(name: str) -> VmSize | None:
-    """Look a size up by name, case-insensitively (Azure treats VM size names case-insensitively)."""
-    return _by_lower().get(name.lower())
+    """Look a size up by name, case-insensitively (Azure treats VM size names case-insensitively): the
+    catalog first, then sizes added from the user's list-skus output (:func:`add_user_sizes`)."""
+    key = name.lower()
+    return _by_lower().get(key) or _USER_SIZES.get(key)
+
+
+def add_user_sizes(sizes: list[VmSize]) -> list[VmSize]:
+    """Add sizes the catalog lacks (from list-skus); returns the ones added (catalog rows always win)."""
+    added = []
+    for s in sizes:
+        if s.name.lower() not in _by_lower():
+            _USER_SIZES[s.name.lower()] = s
+            added.append(s)
+    return added
+
+
+def clear_user_sizes() -> None:
+    _USER_SIZES.clear()
 
 
 def close_vm_sizes(name: str, n: int = 3) -> list[str]:
@@ -222,6 +250,7 @@ def os_skus() -> dict[str, OsSku]:
             kubernetes=(k8s[0], k8s[1]) if k8s else None,
             source=v["source"],
             as_of=str(v["asOf"]),
+            retired=str(v["retired"]) if v.get("retired") else None,
         )
     return out
 
@@ -276,6 +305,13 @@ def cuda_support(cuda_version: str, driver_version: str) -> CudaSupport:
     if floor and dv >= version_tuple(floor):
         return CudaSupport("minor-compat", cuda_version, driver_version, native, source)
     return CudaSupport("unsupported", cuda_version, driver_version, native, source)
+
+
+def cuda_min_driver_unverified(cuda_version: str) -> bool:
+    """True when the toolkit's minimum driver in cuda.yaml is a placeholder (``unverified``)."""
+    cv = version_tuple(cuda_version)
+    key = f"{cv[0]}.{cv[1] if len(cv) > 1 else 0}"
+    return key in set(_data("cuda.yaml").get("unverified") or ())
 
 
 def newest_native_cuda(driver_version: str) -> str | None:
@@ -369,5 +405,10 @@ def close_os_skus(name: str, n: int = 3) -> list[str]:
 
 
 def newest_kubernetes_version() -> str:
-    """The newest Kubernetes minor AKS supports (``"1.37"``): every command's default version."""
-    return str(_data("kubernetes.yaml")["newestSupported"])
+    """The newest Kubernetes minor AKS runs as GA today (``"1.37"`` on 2026-12-03), from the release calendar
+    in ``kubernetes_versions.yaml``: the default version of every command that needs one (simulate, lint)."""
+    from gpupool.catalog import aks
+
+    on = aks.today()
+    released = [v.minor for v in aks.kubernetes_versions().values() if v.ga is None or v.ga <= on]
+    return max(released, key=version_tuple)

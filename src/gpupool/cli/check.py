@@ -81,7 +81,14 @@ def register(app: typer.Typer) -> None:
             False, "--strict", help="Fail (exit 1) on warnings too: an alias of --fail-on warning."
         ),
         fail_on: FailOn = fail_on_option(),
+        skus: str | None = typer.Option(
+            None, "--skus", metavar="FILE",
+            help="az vm list-skus -o json: sizes the catalog lacks get its facts (vCPUs, memory, GPUs).",
+        ),
     ) -> None:
+        from gpupool.cli.common import use_skus
+
+        use_skus(skus)
         fail_on = effective_fail_on(fail_on, strict)
         skip = parse_ignores(ignore)
         pools = load_many(specs)

@@ -1,14 +1,26 @@
-"""Shared CLI plumbing: error handling at the edge, output format choice, file expansion."""
+"""Shared CLI plumbing: error handling at the edge, output format choice, file expansion.
+
+:class:`GpupoolGroup` is the root command's class: every usage error (Click's: a bad choice, an unknown
+option or command, a missing argument), whatever command it comes from, leaves as ONE line
+``gpupool: error: ...`` on stderr with exit code 2, with a did-you-mean for commands and options; and it
+answers shell completion requests (``_GPUPOOL_COMPLETE``, see :mod:`gpupool.cli.completion`).
+"""
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
+from collections.abc import Sequence
 from enum import StrEnum
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
-from gpupool.errors import InputError
+from gpupool.errors import InputError, safe_text
+
+COMPLETE_VAR = "_GPUPOOL_COMPLETE"
 
 
 class Format(StrEnum):
@@ -21,6 +33,12 @@ class LintFormat(StrEnum):
     json = "json"
     sarif = "sarif"
     junit = "junit"
+
+
+class ColorMode(StrEnum):
+    auto = "auto"
+    always = "always"
+    never = "never"
 
 
 class FailOn(StrEnum):
@@ -54,13 +72,120 @@ def fail_input(err: InputError) -> None:
     raise typer.Exit(2)
 
 
-def run_app(app: typer.Typer) -> None:
-    """Run the Typer app; turn InputError into exit 2 and unexpected crashes into one clear line."""
+def _closest(word: str, choices: Sequence[str]) -> str | None:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
+    return close[0] if close else None
+
+
+def usage_line(err: Exception) -> str:
+    """Click's usage error as one line: ``gpupool: error: [command: ]message (hint)``."""
+    from typer._click import exceptions as ce
+
+    ctx = getattr(err, "ctx", None)
+    where = ""
+    if ctx is not None and ctx.parent is not None and ctx.info_name:
+        where = f"{ctx.info_name}: "
+    hint = None
+    if isinstance(err, ce.NoSuchOption):
+        message = f"no such option: {err.option_name}"
+        best = _closest(err.option_name, err.possibilities or ())
+        if best is None and err.possibilities:
+            best = sorted(err.possibilities)[0]
+        hint = f"did you mean {best}?" if best else None
+    else:
+        message = err.format_message() if hasattr(err, "format_message") else str(err)
+        message = " ".join(message.split()).rstrip(".")
+        if message[:1].isupper() and not message[1:2].isupper():
+            message = message[0].lower() + message[1:]
+    if hint is None and isinstance(err, ce.UsageError) and ctx is not None and not message.endswith(")"):
+        hint = f"see: {ctx.command_path} --help"
+    text = f"gpupool: error: {where}{safe_text(message, 400)}"
+    return f"{text} ({hint})" if hint else text
+
+
+def _help_keeps_words() -> None:
+    """Click wraps help text with textwrap's defaults, which break at hyphens (``--fail-`` / ``on``): keep
+    option names and hyphenated words whole (Typer's vendored Click looks the wrapper class up per call)."""
+    from typer._click import _textwrap
+
+    base = _textwrap.TextWrapper
+    if getattr(base, "gpupool_whole_words", False):
+        return
+
+    class Wrapper(base):  # type: ignore[misc, valid-type]
+        gpupool_whole_words = True
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("break_on_hyphens", False)
+            super().__init__(*args, **kwargs)
+
+    _textwrap.TextWrapper = Wrapper  # type: ignore[misc]
+
+
+class GpupoolGroup(TyperGroup):
+    """The root command: one-line usage errors (exit 2), did-you-mean for commands, shell completion.
+
+    Every command registered on the app, now or later (``COMMANDS`` in :mod:`gpupool.cli.main`), runs
+    under it, so each gets the same error formatting and completion without code of its own.
+    """
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        from typer._click.exceptions import UsageError
+
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            from gpupool.cli.main import COMMANDS
+
+            best = _closest(name, sorted(set(self.list_commands(ctx)) | set(COMMANDS)))
+            hint = f"did you mean {best}?" if best else f"list the commands with: {ctx.command_path} --help"
+            raise UsageError(f'no such command "{safe_text(name, 80)}" ({hint})', ctx)
+        return super().resolve_command(ctx, args)
+
+    def _main_shell_completion(self, ctx_args: Any, prog_name: str, complete_var: str | None = None) -> None:
+        instruction = os.environ.get(COMPLETE_VAR)
+        if not instruction:
+            return
+        from gpupool.cli.completion import shell_complete
+
+        sys.exit(shell_complete(self, ctx_args, instruction))
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        _help_keeps_words()
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        from typer._click import exceptions as ce
+
+        try:
+            rv = super().main(args, prog_name or "gpupool", complete_var, standalone_mode=False, **extra)
+        except ce.NoArgsIsHelpError as e:  # a bare `gpupool`: the help, as --help prints it
+            typer.echo(e.ctx.get_help())
+            sys.exit(0)
+        except ce.UsageError as e:
+            typer.echo(usage_line(e), err=True)
+            sys.exit(2)
+        except ce.ClickException as e:  # e.g. a file Click could not open
+            typer.echo(usage_line(e), err=True)
+            sys.exit(2 if e.exit_code in (1, 2) else e.exit_code)
+        except typer.Abort:
+            typer.echo("gpupool: aborted", err=True)
+            sys.exit(1)
+        except InputError as e:  # raised outside a command's own handling (e.g. in a callback)
+            typer.echo(f"gpupool: error: {e.render()}", err=True)
+            sys.exit(2)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def run_app(app: typer.Typer, prog_name: str = "gpupool") -> None:
+    """Run the Typer app as a program; unexpected crashes become one clear line (exit 3)."""
     try:
-        app(standalone_mode=True)
-    except InputError as e:  # raised outside a command's own handling
-        typer.echo(f"gpupool: error: {e.render()}", err=True)
-        sys.exit(2)
+        app(prog_name=prog_name)
     except KeyboardInterrupt:
         sys.exit(130)
     except BrokenPipeError:
@@ -119,3 +244,11 @@ def parse_ignores(values: list[str] | None) -> set[str]:
                 raise InputError(None, None, f'--ignore: unknown rule "{item}"', hint)
             ids.add(info.id)
     return ids
+
+
+def use_skus(path: str | None) -> None:
+    """``--skus FILE``: let the catalog use sizes it lacks from the user's ``az vm list-skus -o json``."""
+    if path:
+        from gpupool.catalog.listskus import use_list_skus
+
+        use_list_skus(path)

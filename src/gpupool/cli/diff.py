@@ -7,7 +7,8 @@ when a new pool is needed, a migration runbook (``--runbook FILE``). CURRENT is 
 there are changes, or 1 on error findings (workloads that would not follow); bad input is exit 2.
 
 ``import``: ``az aks nodepool show/list -o json`` -> pool spec YAML (settings gpupool does not model are
-listed as comments).
+listed as comments); the design rules run on the imported pools (findings on stderr; exit 1 only at the
+``--fail-on`` severity, default none), so CI can check the pools that run today.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 import typer
 
-from gpupool.cli.common import Format, guard
+from gpupool.cli.common import FailOn, Format, fail_on_option, guard
 from gpupool.errors import InputError
 from gpupool.errors import safe_text as _safe
 
@@ -254,6 +255,18 @@ def _ignores(values: list[str]) -> set[str]:
     return set(parse_ignores(values))
 
 
+def _check_imported(pools: list[Any], skip: set[str], fail_on: FailOn) -> int:
+    """The design rules on imported pools: findings on stderr; the exit code ``--fail-on`` asks for."""
+    from gpupool.design.check import check_pools
+    from gpupool.findings import exit_code
+    from gpupool.report.text import console, print_findings
+
+    findings = [f for f in check_pools(pools) if f.rule not in skip]
+    if findings:
+        print_findings(findings, console(sys.stderr))
+    return exit_code(findings, fail_on.severity)
+
+
 # ---- commands ------------------------------------------------------------------------------------
 
 
@@ -306,6 +319,7 @@ def register(app: typer.Typer) -> None:
         exit_code: bool = typer.Option(
             False, "--exit-code", help="Exit 1 when there are changes (like git diff --exit-code)."
         ),
+        fail_on: FailOn = fail_on_option(),
     ) -> None:
         """Show which changes to an existing node pool are in-place updates and which need a new pool.
 
@@ -315,7 +329,7 @@ def register(app: typer.Typer) -> None:
         verify, delete; dry run unless the script is called with --execute.
         """
         from gpupool.diff import diff, load_workloads
-        from gpupool.findings import has_errors
+        from gpupool.findings import exit_code as findings_exit
         from gpupool.report.jsonout import dumps
 
         if current == "-" and desired == "-":
@@ -361,7 +375,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(dumps(payload))
         else:
             print_text(result, written)
-        if has_errors(list(result.findings)) or (exit_code and result.has_changes):
+        if findings_exit(list(result.findings), fail_on.severity) or (exit_code and result.has_changes):
             raise typer.Exit(1)
 
     @app.command("import")
@@ -372,8 +386,11 @@ def register(app: typer.Typer) -> None:
             help="`az aks nodepool show -o json` or `az aks nodepool list -o json` "
             "output (also `az aks show -o json`); - for stdin.",
         ),
-        output: str | None = typer.Option(
-            None, "--output", "-o", help="Write the pool spec YAML here (default: stdout)."
+        output: str = typer.Option(
+            "yaml", "--output", "-o", help="yaml (pool spec documents) or json (versioned: \"version\": 1)."
+        ),
+        write: str | None = typer.Option(
+            None, "--write", "-w", metavar="FILE", help="Write the result to FILE (default: stdout)."
         ),
         name: str | None = typer.Option(None, "--name", "-n", help="Import only this pool (from list JSON)."),
         resource_group: str | None = typer.Option(
@@ -382,19 +399,43 @@ def register(app: typer.Typer) -> None:
         cluster_name: str | None = typer.Option(
             None, "--cluster-name", "-c", help="Override the cluster name read from the JSON id."
         ),
+        ignore: list[str] = typer.Option(
+            [], "--ignore", metavar="RULE", help="Skip a design rule by ID or name; repeat or comma-separate."
+        ),
+        fail_on: FailOn = typer.Option(
+            FailOn.none,
+            "--fail-on",
+            metavar="SEVERITY",
+            help="Exit 1 when a design finding on the imported pools is at least this severe: error, "
+            "warning, info, or none (default: import converts, it does not judge).",
+        ),
     ) -> None:
         """Turn `az aks nodepool show/list -o json` into pool specs (one YAML document per pool).
 
         Settings gpupool does not model (OS disk, subnets, upgrade settings, tags, ...) are written as
-        comments above each pool and summed up on stderr.
+        comments above each pool and summed up on stderr. `-o json` prints the same as versioned JSON
+        (spec, unmodeled settings, notes per pool); `--write FILE` writes to a file instead of stdout.
+        The design rules (gpupool check) run on the imported pools and their findings go to stderr; with
+        --fail-on error (or warning, info) they set the exit code to 1, after the specs are written.
         """
+        skip = _ignores(ignore)
         from gpupool.spec import azjson
 
+        if output not in ("yaml", "json"):
+            raise InputError(
+                None, None, f"-o/--output takes yaml or json, not {_safe(output)!r}",
+                "write to a file with --write FILE (-o names the format, as in every gpupool command)",
+            )
         shown = "<stdin>" if file == "-" else file
         pools = azjson.load_az_pools(file, resource_group=resource_group, cluster_name=cluster_name)
         if name is not None:
             pools = [azjson.pick(pools, name, shown)]
-        text = azjson.to_yaml_stream(pools)
+        if output == "json":
+            from gpupool.report.jsonout import dumps
+
+            text = dumps({"pools": [azjson.to_json_dict(p) for p in pools]}) + "\n"
+        else:
+            text = azjson.to_yaml_stream(pools)
         for p in pools:
             if p.unmodeled:
                 typer.echo(
@@ -405,8 +446,9 @@ def register(app: typer.Typer) -> None:
                 )
             for n in p.notes:
                 typer.echo(f"gpupool: note: pool {p.pool.name}: {_safe(n, 200)}", err=True)
-        if output and output != "-":
-            write_atomic(output, text)
-            typer.echo(f"gpupool: wrote {len(pools)} pool spec(s) to {output}", err=True)
+        if write and write != "-":
+            write_atomic(write, text)
+            typer.echo(f"gpupool: wrote {len(pools)} pool spec(s) to {write}", err=True)
         else:
             typer.echo(text, nl=False)
+        raise typer.Exit(_check_imported([p.pool for p in pools], skip, fail_on))

@@ -16,6 +16,7 @@ FAMILIES = {
     "gpupool.lint.rules": "lint (gpupool lint)",
     "gpupool.diff.rules": "diff (gpupool diff)",
     "gpupool.simulate.rules": "simulate (gpupool simulate)",
+    "gpupool.preflight.rules": "preflight (gpupool preflight)",
 }
 
 EXPLAIN_HELP = "\n\n".join(
@@ -29,7 +30,7 @@ EXPLAIN_HELP = "\n\n".join(
 RULES_HELP = "\n\n".join(
     (
         "List every rule gpupool knows, in all families: GP1xx design (gpupool check), GP2xx/GP3xx lint, "
-        "GP4xx diff, GP5xx simulate; with ID, severity, name and summary.",
+        "GP4xx diff, GP5xx simulate, GP7xx preflight; with ID, severity, name and summary.",
         "The severity shown is the highest a rule reports; some rules report a lower level for cases that "
         "rest on unverified facts. Read one rule in full with gpupool explain ID.",
     )
@@ -52,6 +53,9 @@ def find_rule(key: str) -> RuleInfo:
     names = {r.name: r.id for r in rules.values()}
     probe = key.strip()
     close = difflib.get_close_matches(probe.upper(), list(rules), n=3, cutoff=0.6)
+    digits = probe.upper()[:2] + probe.upper()[2:].translate(str.maketrans("OIL", "011"))
+    if digits in rules:  # GP1O5 -> GP105 first: letters typed for digits
+        close = [digits, *(c for c in close if c != digits)][:3]
     close += [n for n in difflib.get_close_matches(probe.lower(), list(names), n=3, cutoff=0.6)]
     hint = f"did you mean {', '.join(close)}?" if close else "list the rules with: gpupool rules"
     raise InputError(None, None, f'unknown rule "{probe}"', hint)

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import typer
 
-from gpupool.cli.common import LintFormat, guard
+from gpupool.cli.common import FailOn, LintFormat, fail_on_option, guard
 from gpupool.errors import InputError
 
 HELP = """Validate Kubernetes manifests (strict schemas, offline) and check GPU workloads against pools.
 
-PATHS are files, directories (recursive *.yaml, *.yml, *.json) or - for standard input
-(helm template ... | gpupool lint -). Pool specs (GpuNodePool / NodePool) given with --pool or mixed into
-the inputs are used to check where GPU pods can land. Exit status: 0 no errors, 1 errors, 2 bad usage or
-unreadable input. Rules: gpupool explain GP201 (GP2xx schema, GP3xx GPU).
+PATHS are files, directories (recursive *.yaml, *.yml, *.json; a directory with Chart.yaml is a Helm chart,
+reported once, not linted) or - for standard input (helm template CHART | gpupool lint -: findings keep
+the template paths of its "# Source:" comments). Pool specs (GpuNodePool / NodePool) given with --pool or
+mixed into the inputs are used to check where GPU pods can land. Custom resources (PyTorchJob, RayCluster,
+InferenceService, LeaderWorkerSet ...) get the GPU rules too; their schemas come from --crd. Exit status:
+0 no errors (see --fail-on), 1 errors, 2 bad usage or unreadable input. Rules: gpupool rules lint.
 """
 
 
@@ -46,8 +47,21 @@ def register(app: typer.Typer) -> None:
         reject_unknown: bool = typer.Option(
             None,
             "--reject-unknown/--skip-unknown",
-            help="Kinds without a schema are errors (default: skipped with a notice).",
+            help="Kinds without a schema are errors (default: skipped, with an info).",
         ),
+        require_schemas: bool = typer.Option(
+            False,
+            "--require-schemas",
+            help="Fail on custom resources with no CRD given (kubeconform without -ignore-missing-schemas); "
+            "same as --reject-unknown.",
+        ),
+        exclude: list[str] = typer.Option(
+            None,
+            "--exclude",
+            metavar="GLOB",
+            help="Skip files and directories matching GLOB (relative to each input, or a name; repeatable).",
+        ),
+        fail_on: FailOn = fail_on_option(),
         config: Path = typer.Option(
             None,
             "--config",
@@ -88,20 +102,25 @@ def register(app: typer.Typer) -> None:
             kubernetes_version=kubernetes_version,
             strict=strict,
             crds=tuple(str(c) for c in crd or ()),
-            reject_unknown=reject_unknown,
+            reject_unknown=True if require_schemas else reject_unknown,
+            exclude=tuple(exclude or ()),
             disallow_ignores=disallow_ignores,
             config=cfg,
             jobs=jobs or None,
         )
         result = lint_paths(paths, pools=pools, options=options)
         if output is LintFormat.json:
-            payload = {"findings": jsonout.findings_list(result.findings), "summary": result.summary}
+            payload = {
+                "findings": jsonout.findings_list(result.findings),
+                "objects": [r.to_json() for r in result.results],
+                "summary": result.summary,
+            }
             typer.echo(jsonout.dumps(payload))
         elif output is LintFormat.sarif:
             typer.echo(sarif.dumps(result.findings, registry.family("gpupool.lint.rules")))
         elif output is LintFormat.junit:
             typer.echo(junit.dumps(result.findings, result.objects), nl=False)
-        elif sys.stdout.isatty() or os.environ.get("FORCE_COLOR"):
+        elif text.styled(sys.stdout):
             con = text.console(sys.stdout)
             text.print_findings(result.findings, con)
             if result.findings:
@@ -113,4 +132,4 @@ def register(app: typer.Typer) -> None:
                 lines.append("")
             lines.append(text.resources_summary(result.summary))
             sys.stdout.write("\n".join(lines) + "\n")
-        raise typer.Exit(result.exit_code)
+        raise typer.Exit(result.exit_code_for(fail_on.severity))

@@ -1,17 +1,23 @@
 """The ``gpupool`` command: a thin Typer app. Each command lives in its own module and registers itself.
 
 Exit codes (stable, for CI): 0 no error findings, 1 error findings (or changes with ``diff --exit-code``),
-2 bad usage or unusable input (one line ``file:line: message`` on stderr).
+2 bad usage or unusable input (one line ``gpupool: error: ...`` on stderr: Click's usage errors too, see
+``gpupool.cli.common.GpupoolGroup``, which every command in ``COMMANDS`` runs under).
+
+Entry points: ``gpupool`` (:func:`main`) and ``kubectl-gpupool`` (:func:`kubectl_main`, so that
+``kubectl gpupool ...`` runs it as a kubectl plugin).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import typer
 
 from gpupool import __version__
+from gpupool.cli.common import ColorMode, GpupoolGroup
 
 COMMANDS = {  # command name -> the module that registers it
     "check": "gpupool.cli.check",
@@ -25,6 +31,9 @@ COMMANDS = {  # command name -> the module that registers it
     "doctor": "gpupool.cli.doctor",
     "explain": "gpupool.cli.explain",
     "rules": "gpupool.cli.explain",
+    "completion": "gpupool.cli.completion",
+    "preflight": "gpupool.cli.preflight",
+    "catalog": "gpupool.cli.catalog",
 }
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 
@@ -39,8 +48,17 @@ def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version."
     ),
+    color: ColorMode = typer.Option(
+        ColorMode.auto,
+        "--color",
+        metavar="WHEN",
+        help="Colour: auto (on a terminal, unless NO_COLOR is set), always, or never.",
+    ),
 ) -> None:
     """gpupool: get AKS GPU node pools right before they cost money."""
+    from gpupool.report.text import set_color
+
+    set_color(color.value)
 
 
 def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
@@ -52,11 +70,14 @@ def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
             "offline, before they cost GPU hours.\n\n"
             "Start with: gpupool plan examples/t4-driver-only.yaml"
         ),
+        cls=GpupoolGroup,
         no_args_is_help=True,
-        add_completion=False,
+        add_completion=False,  # `gpupool completion SHELL` instead (gpupool.cli.completion)
         pretty_exceptions_enable=False,
-        rich_markup_mode="markdown",
-        context_settings={"help_option_names": ["-h", "--help"]},
+        # Click's plain help, not Rich panels: clean in CI logs, and an option name longer than its column
+        # gets a line of its own instead of being cut ("--kubernetes-ver…").
+        rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110},
     )
     new.callback()(_root)
     for name in modules:
@@ -81,10 +102,16 @@ def _modules_for(argv: list[str]) -> tuple[str, ...]:
     return COMMAND_MODULES
 
 
-def main() -> None:
-    from gpupool.cli.common import run_app
+def main(prog_name: str = "gpupool") -> None:
+    from gpupool.cli.common import COMPLETE_VAR, run_app
 
-    run_app(build_app(_modules_for(sys.argv[1:])))
+    argv = [] if os.environ.get(COMPLETE_VAR) else sys.argv[1:]  # completion needs every command
+    run_app(build_app(_modules_for(argv)), prog_name=prog_name)
+
+
+def kubectl_main() -> None:
+    """``kubectl-gpupool``: kubectl runs an executable of that name on PATH for ``kubectl gpupool ...``."""
+    main(prog_name="kubectl gpupool")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from gpupool.cli.common import Format, guard
+from gpupool.cli.common import FailOn, Format, fail_on_option, guard
 
 
 def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
@@ -15,19 +15,17 @@ def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
     from rich.table import Table
 
     from gpupool.render import shell
-    from gpupool.report.text import print_findings, summary_counts
+    from gpupool.report.text import heading, print_findings, summary_counts
 
     for pp in plan.pools:
         d = pp.to_dict()
-        con.rule(
-            f"[bold]{escape(d['kind'])} {escape(d['name'])}[/]  cluster {escape(d['cluster'])}", align="left"
-        )
+        heading(con, f"[bold]{escape(d['kind'])} {escape(d['name'])}[/]  cluster {escape(d['cluster'])}")
         t = Table(show_header=False, box=None, pad_edge=False)
         t.add_column(style="dim", no_wrap=True)
         t.add_column()
         hw = d["vmSize"]
         if d["gpuModel"]:
-            hw += f"  ({d['gpusPerNode']} x {d['gpuModel']}, {d['vcpu']} vCPU, {d['memoryGiB']:g} GiB)"
+            hw += f"  ({d['gpusPerNodeText']} x {d['gpuModel']}, {d['vcpu']} vCPU, {d['memoryGiB']:g} GiB)"
         elif d["vcpu"]:
             hw += f"  ({d['vcpu']} vCPU, {d['memoryGiB']:g} GiB)"
         t.add_row("VM size", escape(hw))
@@ -78,8 +76,13 @@ def register(app: typer.Typer) -> None:
         specs: list[Path] = typer.Argument(
             ..., help="Pool spec files (YAML, one or more documents each).", metavar="SPEC..."
         ),
+        fail_on: FailOn = fail_on_option(),
         output: Format = typer.Option(
             Format.text, "--output", "-o", help="text for people, json for machines."
+        ),
+        skus: str | None = typer.Option(
+            None, "--skus", metavar="FILE",
+            help="az vm list-skus -o json: sizes the catalog lacks get its facts (vCPUs, memory, GPUs).",
         ),
     ) -> None:
         """Check the design; show what each node advertises, what is final at creation, and the az command.
@@ -88,16 +91,18 @@ def register(app: typer.Typer) -> None:
         each node will advertise (MIG profile, strategy and time-slicing applied), the settings that need a
         new pool to change, and the exact `az aks nodepool add` command; then the design findings.
 
-        Exit codes: 0 no error finding, 1 error findings, 2 bad input.
+        Exit codes: 0 no error finding, 1 error findings (or warnings with --fail-on warning), 2 bad input.
 
         Example: gpupool plan examples/t4-driver-only.yaml
         """
+        from gpupool.cli.common import use_skus
         from gpupool.design.plan import plan_pools
         from gpupool.findings import exit_code
         from gpupool.report import jsonout
         from gpupool.report.text import console
         from gpupool.spec import load_many
 
+        use_skus(skus)
         pools = load_many(specs)
         plan = plan_pools(pools)
         if output is Format.json:
@@ -111,4 +116,4 @@ def register(app: typer.Typer) -> None:
             )
         else:
             _print_text(plan, console())
-        raise typer.Exit(exit_code(plan.findings))
+        raise typer.Exit(exit_code(plan.findings, fail_on.severity))

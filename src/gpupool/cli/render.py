@@ -1,7 +1,8 @@
 """`gpupool render SPEC -o DIR`: write the az script, ARM, Terraform and Kubernetes manifests for the pools.
 
 Invalid specs render nothing: the design rules run first and any error finding exits 1 before a file is
-written. Bad input (unreadable spec, unknown format, non-empty output directory) is one line and exit 2.
+written; with ``--fail-on warning`` (or ``info``) findings of that severity block rendering too.
+Bad input (unreadable spec, unknown format, non-empty output directory) is one line and exit 2.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from pathlib import Path
 
 import typer
 
-from gpupool.cli.common import guard
+from gpupool.cli.common import FailOn, fail_on_option, guard
 from gpupool.errors import InputError
-from gpupool.findings import Finding, Severity, has_errors
+from gpupool.findings import Finding, Severity
 from gpupool.spec.model import PoolSpec
 
 
@@ -24,6 +25,17 @@ def run_checks(pools: list[PoolSpec]) -> list[Finding]:
     except ImportError:
         return []
     return list(check_pools(pools))
+
+
+def blocking_findings(findings: list[Finding], fail_on: FailOn) -> list[Finding]:
+    """Findings that stop a render: every error (AKS would reject the pool), and with ``--fail-on warning`` or
+    ``info`` the findings at least that severe. ``--fail-on none`` does not render invalid pools either."""
+    level = fail_on.severity
+    return [
+        f
+        for f in findings
+        if f.severity is Severity.ERROR or (level is not None and f.severity.rank >= level.rank)
+    ]
 
 
 def parse_formats(values: list[str] | None) -> tuple[str, ...]:
@@ -62,10 +74,12 @@ def register(app: typer.Typer) -> None:
         ),
         force: bool = typer.Option(False, "--force", help="Write into a non-empty directory, replacing "
                                                            "the files of a previous render."),
+        fail_on: FailOn = fail_on_option(),
     ) -> None:
         """Render the pools of the specs: az CLI script, ARM templates, Terraform and Kubernetes manifests.
 
-        Nothing is written when the spec has design errors (exit 1). Writing is atomic.
+        Nothing is written when the spec has design errors, or findings at the --fail-on severity (exit 1).
+        Writing is atomic.
         """
         from gpupool.render import write_all
         from gpupool.report.text import console, print_findings
@@ -74,11 +88,13 @@ def register(app: typer.Typer) -> None:
         formats = parse_formats(fmt)
         pools = load_many(specs)
         findings = run_checks(pools)
-        if has_errors(findings):
+        blocking = blocking_findings(findings, fail_on)
+        if blocking:
             con = console(sys.stdout)
             print_findings(findings, con)
-            n = sum(1 for f in findings if f.severity is Severity.ERROR)
-            typer.echo(f"gpupool: {n} error(s) in {', '.join(specs)}; nothing rendered", err=True)
+            n = sum(1 for f in blocking if f.severity is Severity.ERROR)
+            what = f"{n} error(s)" if n else f"{len(blocking)} finding(s) at --fail-on {fail_on.value}"
+            typer.echo(f"gpupool: {what} in {', '.join(specs)}; nothing rendered", err=True)
             raise typer.Exit(1)
         if findings:
             print_findings(findings, console(sys.stderr))

@@ -219,6 +219,10 @@ def register(app: typer.Typer) -> None:
             metavar="RULE",
             help="Leave out findings of these rules (IDs or names, e.g. GP504).",
         ),
+        skus: str | None = typer.Option(
+            None, "--skus", metavar="FILE",
+            help="az vm list-skus -o json: sizes the catalog lacks get its facts (vCPUs, memory, GPUs).",
+        ),
         snapshot: Path | None = typer.Option(
             None,
             "--snapshot",
@@ -230,6 +234,9 @@ def register(app: typer.Typer) -> None:
             False, "--live", help="Start from the live cluster (kubeconfig, read-only; network)."
         ),
         context: str | None = typer.Option(None, "--context", help="kubeconfig context for --live."),
+        kubeconfig: Path | None = typer.Option(
+            None, "--kubeconfig", metavar="FILE", help="kubeconfig for --live (default: the client's)."
+        ),
         show: list[Show] = typer.Option(
             [], "--show", metavar="WHAT", help="Also print: placements (each pod's node, grouped per pool)."
         ),
@@ -246,8 +253,10 @@ def register(app: typer.Typer) -> None:
 
         Example: gpupool simulate examples/a100-mig-mixed.yaml examples/workloads/training.yaml
         """
-        from gpupool.cli.common import parse_ignores
+        from gpupool.cli.common import parse_ignores, use_skus
         from gpupool.errors import InputError
+
+        use_skus(skus)
         from gpupool.report import jsonout
         from gpupool.report.text import console
         from gpupool.simulate import (
@@ -269,12 +278,17 @@ def register(app: typer.Typer) -> None:
         start = None
         if snapshot is not None and live:
             raise InputError(None, None, "use --snapshot DIR or --live, not both")
-        if context is not None and not live:
-            raise InputError(None, None, "--context is for --live")
+        if (context is not None or kubeconfig is not None) and not live:
+            raise InputError(None, None, "--context and --kubeconfig are for --live")
         if snapshot is not None or live:
             from gpupool.simulate.start import load_start
 
-            start = load_start(str(snapshot) if snapshot is not None else None, live, context)
+            start = load_start(
+                str(snapshot) if snapshot is not None else None,
+                live,
+                context,
+                str(kubeconfig) if kubeconfig is not None else None,
+            )
         inputs = load_inputs(files, require_pools=start is None)
         table = load_prices(prices) if prices is not None else None
         if fetch_prices:

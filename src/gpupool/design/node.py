@@ -146,5 +146,40 @@ def node_labels(pool: PoolSpec) -> dict[str, str]:
         labels["kubernetes.azure.com/scalesetpriority"] = "spot"
     if pool.is_gpu_pool and pool.gpu_settings.managed:
         labels["kubernetes.azure.com/dcgm-exporter"] = "enabled"
+    labels.update(discovered_labels(pool))
     labels.update(pool.node_labels)
     return labels
+
+
+def discovered_labels(pool: PoolSpec) -> dict[str, str]:
+    """Labels NFD and GPU Feature Discovery put on the nodes of a GPU Operator pool (driver None); none on
+    other pools (AKS-installed drivers and managed GPU run no GFD). Facts: catalog/data/gpu_operator.yaml."""
+    if device_plugin_mode(pool) != "gpu-operator":
+        return {}
+    facts = catalog._data("gpu_operator.yaml")["labels"]
+    out = {str(k): str(v) for k, v in facts["fixed"].items()}
+    size = catalog.vm_size(pool.vm_size)
+    adv = advertised(pool)
+    g = pool.gpu_settings
+    strategy = plugin_mig_strategy(pool)
+    out["nvidia.com/mig.capable"] = "true" if size is not None and size.mig_capable else "false"
+    count = adv.physical_gpus
+    if strategy == "single":
+        count = sum(adv.resources.values())
+    if strategy in ("single", "mixed"):
+        out["nvidia.com/mig.strategy"] = strategy
+    out["nvidia.com/gpu.count"] = str(count)
+    ts = g.time_slicing
+    out["nvidia.com/gpu.replicas"] = str(ts.replicas if ts is not None else 1)
+    out["nvidia.com/gpu.sharing-strategy"] = "time-slicing" if ts is not None else "none"
+    if ts is not None and strategy == "single":
+        out["nvidia.com/gpu.count"] = str(count // max(1, ts.replicas))
+    return out
+
+
+def open_label_keys(pool: PoolSpec) -> frozenset[str]:
+    """Labels the nodes of the pool carry with values gpupool cannot know (GFD's product string, driver
+    version...): a selector on them is neither proven right nor wrong."""
+    if device_plugin_mode(pool) != "gpu-operator":
+        return frozenset()
+    return frozenset(str(k) for k in catalog._data("gpu_operator.yaml")["labels"]["open"])

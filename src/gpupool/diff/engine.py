@@ -24,8 +24,8 @@ from gpupool.spec.azjson import AzPool
 from gpupool.spec.model import SPOT_TAINT_KEY, PoolSpec, TimeSlicing
 
 RULES_PACKAGE = "gpupool.diff.rules"
-UPDATE_OS_SKUS = ("AzureLinux", "AzureLinux3", "Ubuntu", "Ubuntu2204", "Ubuntu2404")
-"""OS SKUs `az aks nodepool update --os-sku` takes (Azure CLI _params.py node_os_skus_update)."""
+UPDATE_OS_SKUS = table.update_os_skus()
+"""OS SKUs `az aks nodepool update --os-sku` takes (mutability.yaml updateOsSkus, from the Azure CLI)."""
 
 
 @dataclass(frozen=True)
@@ -345,6 +345,22 @@ def _priority(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list[Ch
     return [Change("priority", cur.priority, des.priority, table.rule("priority"))]
 
 
+def _spot_max_price(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list[Change]:
+    if not _given(des, "spotMaxPrice") or cur.priority != "Spot" or des.priority != "Spot":
+        return []
+    if cur.spot_max_price == des.spot_max_price:
+        return []
+    return [Change("spotMaxPrice", cur.spot_max_price, des.spot_max_price, table.rule("spotMaxPrice"))]
+
+
+def _eviction_policy(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list[Change]:
+    if not _given(des, "evictionPolicy") or cur.priority != "Spot" or des.priority != "Spot":
+        return []
+    if cur.eviction_policy == des.eviction_policy:
+        return []
+    return [Change("evictionPolicy", cur.eviction_policy, des.eviction_policy, table.rule("evictionPolicy"))]
+
+
 def _autoscale(cur: PoolSpec, des: PoolSpec, t: Target, from_az: bool) -> list[Change]:
     a, b = _autoscaler(cur), _autoscaler(des)
     if a == b:
@@ -498,6 +514,8 @@ COMPARERS: dict[str, Compare] = {
     "mode": _mode,
     "osSku": _os_sku,
     "priority": _priority,
+    "spotMaxPrice": _spot_max_price,
+    "evictionPolicy": _eviction_policy,
     "autoscaler": _autoscale,
     "nodeCount": _node_count,
     "nodeLabels": _node_labels,

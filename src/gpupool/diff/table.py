@@ -130,3 +130,8 @@ def pool_name_rule() -> PoolNameRule:
             pass
     d = _raw()["newPoolName"]
     return PoolNameRule(d["pattern"], {k: int(v) for k, v in d["maxLength"].items()}, _text(d["source"]))
+
+
+def update_os_skus() -> tuple[str, ...]:
+    """OS SKUs ``az aks nodepool update --os-sku`` takes (``updateOsSkus`` in mutability.yaml)."""
+    return tuple(_raw()["updateOsSkus"]["values"])

@@ -129,7 +129,7 @@ class Context:
     # ---- the device plugin chain --------------------------------------------------------------------
 
     def plugin_pods_on(self, node: NodeView) -> list[dict]:
-        return [p for p in node.pods if comp.role(p) == comp.DEVICE_PLUGIN]
+        return [p for p in node.pods if self.view.role(p) == comp.DEVICE_PLUGIN]
 
     def log_lines(self, pod: dict, group: str, section: str = "devicePluginLogs") -> list[str]:
         pats = facts.compiled(section, group)
@@ -289,7 +289,7 @@ class Context:
             if not self.view.in_scope(str(meta.get("namespace") or "")):
                 continue
             reqs = gpu_requests(spec)
-            if not reqs or comp.role(pod) is not None:
+            if not reqs or self.view.role(pod) is not None:
                 continue
             cond = next(
                 (

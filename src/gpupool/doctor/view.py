@@ -71,6 +71,10 @@ class View:
     events_by_object: dict[tuple[str, str, str], list[dict]]  # (kind, namespace, name) -> events
     logs_by_pod: dict[tuple[str, str], dict[LogKey, str]]
     namespaces: frozenset[str] | None  # -n: the workload namespaces to report on (None: all)
+    roles: dict[int, str] = field(default_factory=dict)  # id(pod) -> GPU stack role, for pods that have one
+
+    def role(self, pod: dict) -> str | None:
+        return self.roles.get(id(pod))
 
     @property
     def gpu_nodes(self) -> list[NodeView]:
@@ -159,6 +163,7 @@ def build(snap: Snapshot, namespaces: list[str] | None = None) -> View:
         if r:
             daemonsets[r].append(ds)
     component_pods: dict[str, list[dict]] = defaultdict(list)
+    roles: dict[int, str] = {}
     for pod in snap.pods:
         spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
         status = pod.get("status") if isinstance(pod.get("status"), dict) else {}
@@ -172,6 +177,7 @@ def build(snap: Snapshot, namespaces: list[str] | None = None) -> View:
         r = comp.role(pod)
         if r:
             component_pods[r].append(pod)
+            roles[id(pod)] = r
     events: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
     for e in snap.events:
         obj = e.get("involvedObject") or e.get("regarding")  # core/v1 or events.k8s.io/v1
@@ -192,6 +198,7 @@ def build(snap: Snapshot, namespaces: list[str] | None = None) -> View:
         events_by_object=dict(events),
         logs_by_pod=dict(logs),
         namespaces=frozenset(namespaces) if namespaces else None,
+        roles=roles,
     )
 
 

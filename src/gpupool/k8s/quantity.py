@@ -55,11 +55,30 @@ def parse_quantity(value: object) -> Fraction:
     return number * _DECIMAL[suffix or ""]
 
 
+_MEMO: dict[str, Fraction | None] = {}
+
+
 def try_quantity(value: object) -> Fraction | None:
+    """:func:`parse_quantity`, or None when ``value`` is not a quantity. Strings are memoised (manifests
+    repeat the same few: ``"2"``, ``8Gi``, ``500m``); Fractions are immutable, so sharing them is safe."""
+    if type(value) is str:
+        hit = _MEMO.get(value, _MISSING)
+        if hit is not _MISSING:
+            return hit  # type: ignore[return-value]
+        try:
+            q: Fraction | None = parse_quantity(value)
+        except ValueError:
+            q = None
+        if len(_MEMO) < 8192:
+            _MEMO[value] = q
+        return q
     try:
         return parse_quantity(value)
     except ValueError:
         return None
+
+
+_MISSING = object()
 
 
 def format_quantity(q: Fraction) -> str:

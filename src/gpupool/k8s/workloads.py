@@ -59,10 +59,26 @@ class Workload:
     pod_spec: dict
     pod_spec_path: tuple[str, ...]
     replicas: int | None  # pods this workload makes; None for a DaemonSet (one per eligible node)
+    role: str = ""  # which pod template of the object ("Worker", a Ray worker group...); "" when only one
+    placement: str = ""  # "" | operator | runtime (gpupool.k8s.podspecs: who decides where the pods go)
+    remap: tuple = ()  # ((path in pod_spec, path in obj), ...) where pod_spec is assembled from parts
 
     @property
     def ref(self) -> str:
         return f"{self.kind} {self.namespace}/{self.name}"
+
+    def source_path(self, rel: tuple) -> tuple:
+        """Where a path relative to the object really is (differs only for assembled pod specs)."""
+        if not self.remap:
+            return rel
+        n = len(self.pod_spec_path)
+        if tuple(rel[:n]) != tuple(self.pod_spec_path):
+            return rel
+        inner = tuple(rel[n:])
+        for src, dst in self.remap:
+            if inner[: len(src)] == src:
+                return (*dst, *inner[len(src) :])
+        return rel
 
     @property
     def pod_metadata(self) -> dict:

@@ -9,6 +9,8 @@ section is read here (other commands may own other sections)::
       rejectUnknown: false          # like --reject-unknown
       crds: [crds/]                 # like --crd, relative to this file
       pools: [pools/gpu.yaml]       # like --pool, relative to this file
+      exclude: ["vendor/**", "*.tmpl.yaml"]   # like --exclude (globs on paths under the inputs)
+      requireSchemas: false         # like --require-schemas
       rules:                        # rule ID or name -> error | warning | info | off
         GP308: error
         cuda-image-newer-than-driver: warning
@@ -23,9 +25,12 @@ section is read here (other commands may own other sections)::
 Command-line flags win over the file. ``--disallow-ignores`` turns off both the ``ignore`` entries and the
 annotations (rule levels still apply).
 
-Annotation, on the object or on its pod template (several entries separated by ``;`` or new lines)::
+Annotation, on the object or on its pod template (several entries separated by ``;`` or new lines); an
+entry is a rule ID or name, optionally followed by the reason (``ID reason`` or ``name: reason``)::
 
     gpupool.io/ignore: "GP308 warms the GPU pool before the batch window; GP311 image pinned by vendor"
+    gpupool.io/ignore: "gpu-toleration-without-request: warms the pool"
+    gpupool.io/ignore: GP308
 """
 
 from __future__ import annotations
@@ -45,7 +50,17 @@ from gpupool.findings import Severity
 CONFIG_NAME = ".gpupool.yaml"
 ANNOTATION = "gpupool.io/ignore"
 LEVELS = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
-LINT_FIELDS = ("kubernetesVersion", "strict", "rejectUnknown", "crds", "pools", "rules", "ignore")
+LINT_FIELDS = (
+    "kubernetesVersion",
+    "strict",
+    "rejectUnknown",
+    "requireSchemas",
+    "crds",
+    "pools",
+    "rules",
+    "ignore",
+    "exclude",
+)
 IGNORE_FIELDS = ("rules", "kind", "namespace", "name", "path", "reason")
 _ENTRY_SPLIT = re.compile(r"[;\n]")
 _RULE_TOKEN = re.compile(r"^[A-Za-z][A-Za-z0-9-]*$")
@@ -115,6 +130,7 @@ class LintConfig:
     reject_unknown: bool | None = None
     crds: tuple[str, ...] = ()
     pools: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()  # globs, as written (matched against paths relative to each input)
 
     @property
     def base_dir(self) -> Path | None:
@@ -268,8 +284,13 @@ def parse_config(data: Any, path: str) -> LintConfig:
         ignores=tuple(ignores),
         kubernetes_version=version,
         strict=flag("strict"),
-        reject_unknown=flag("rejectUnknown"),
+        reject_unknown=flag("requireSchemas" if lint.get("requireSchemas") is not None else "rejectUnknown"),
         crds=paths("crds"),
+        exclude=(
+            _str_list(path, lint["exclude"], "lint.exclude", _line(lint, "exclude", top_line))
+            if lint.get("exclude") is not None
+            else ()
+        ),
         pools=paths("pools"),
     )
 
@@ -294,7 +315,8 @@ class Suppressions:
 
 
 def parse_ignore_annotation(value: Any) -> Suppressions:
-    """``"GP301,GP305 reason; GP308 other reason"`` -> {GP301: reason, GP305: reason, GP308: other reason}."""
+    """``"GP301,GP305 reason; gpu-toleration-without-request: why; GP311"`` -> {GP301: reason, GP305: reason,
+    GP308: why, GP311: "(no reason given)"}: an entry is an ID or name, then optionally its reason."""
     if not isinstance(value, str):
         return Suppressions({}, (f'{ANNOTATION} must be a string such as "GP308 <reason>"',))
     rules: dict[str, str] = {}
@@ -305,6 +327,9 @@ def parse_ignore_annotation(value: Any) -> Suppressions:
             continue
         head, _, reason = entry.partition(" ")
         reason = reason.strip()
+        if ":" in head:  # "name: reason" / "GP308:reason"
+            head, _, rest = entry.partition(":")
+            reason = rest.strip()
         tokens = [t.strip() for t in head.split(",") if t.strip()]
         ids = []
         for t in tokens:
@@ -317,9 +342,7 @@ def parse_ignore_annotation(value: Any) -> Suppressions:
             if not tokens:
                 problems.append(f"{ANNOTATION}: entry {entry[:40]!r} names no rule")
             continue
-        if not reason:
-            problems.append(f'{ANNOTATION}: {",".join(ids)} has no reason (write "{ids[0]} <why>")')
-            continue
+        reason = reason or "(no reason given)"
         for rid in ids:
             rules[rid] = reason
     return Suppressions(rules, tuple(problems))

@@ -17,6 +17,7 @@ checked, whatever the file order. Large inputs are linted by a pool of worker pr
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import multiprocessing
 import os
@@ -29,7 +30,7 @@ from gpupool import spec as pool_spec
 from gpupool import yamlio
 from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity, exit_code, sort_key
-from gpupool.k8s import workloads
+from gpupool.k8s import podspecs
 from gpupool.lint import reader, schema
 from gpupool.lint.config import ANNOTATION, LintConfig, parse_ignore_annotation, resolve_rule
 from gpupool.lint.crd import CrdSet, load_crds
@@ -53,6 +54,38 @@ class LintOptions:
     config: LintConfig | None = None  # the engine does not search for one; the CLI does
     ignore: tuple[str, ...] = ()  # rule IDs or names turned off (like ``rules: {ID: off}`` in the config)
     jobs: int | None = None  # worker processes; None: one per available core for large inputs; 1: in-process
+    exclude: tuple[str, ...] = ()  # globs of files/directories not to lint (added to the config's)
+
+
+@dataclass
+class ObjectResult:
+    """One object (or unreadable file/document, or Helm chart) and its verdict.
+
+    ``status``: ``valid`` (its schema accepts it), ``invalid`` (schema or API-server errors: GP2xx),
+    ``skipped`` (no schema: a custom resource without --crd, a Helm chart, a template, a binary file),
+    ``error`` (unreadable, or not a Kubernetes object). GPU findings (GP3xx) do not change the status: an
+    object can be valid and still have GPU errors; ``findings`` holds every finding of the object."""
+
+    path: str
+    line: int | None
+    kind: str
+    name: str
+    namespace: str | None
+    status: str
+    findings: list[Finding] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        from gpupool.report import jsonout
+
+        return {
+            "path": self.path,
+            "line": self.line,
+            "kind": self.kind,
+            "name": self.name,
+            "namespace": self.namespace,
+            "status": self.status,
+            "findings": jsonout.findings_list(self.findings),
+        }
 
 
 @dataclass
@@ -62,12 +95,18 @@ class LintResult:
     objects: list[tuple[str, str, str]] = field(default_factory=list)
     """Every object (or unreadable file/document) seen: (path, "Kind ns/name", "
     "valid|invalid|error|skipped)."""
+    results: list[ObjectResult] = field(default_factory=list)
+    """The same objects with line, kind, name and their findings (``-o json``'s ``objects``)."""
 
     @property
     def exit_code(self) -> int:
+        return self.exit_code_for(Severity.ERROR)
+
+    def exit_code_for(self, fail_on: Severity | None) -> int:
+        """2 when an input could not be read; else 1 when a finding is at least ``fail_on`` (None: never)."""
         if self.summary.get("unreadable"):
             return 2
-        return exit_code(self.findings)
+        return exit_code(self.findings, fail_on)
 
 
 @dataclass
@@ -83,12 +122,16 @@ class _Report:
     skipped: int = 0
     suppressed: int = 0
     unreadable: int = 0
+    charts: int = 0
     objects: list[tuple[str, str, str]] = field(default_factory=list)  # (path, object, status)
+    results: list[ObjectResult] = field(default_factory=list)
 
     def merge(self, other: _Report) -> None:
         self.findings.extend(other.findings)
         self.objects.extend(other.objects)
+        self.results.extend(other.results)
         for name in (
+            "charts",
             "files",
             "resources",
             "valid",
@@ -160,44 +203,80 @@ class Linter:
                 raise InputError(None, None, f"--ignore: unknown lint rule {token!r}", "see gpupool explain")
             self.levels[rid] = None
         self.ignores = () if self.disallow_ignores else cfg.ignores
+        self.explicit: set[str] = set()  # files named on the command line (a binary one is bad input)
+        self.charts: list[str] = []  # Chart.yaml of each Helm chart found in the directories
 
     # ---- files ----
 
-    def lint_source(self, path: str, text: str | None = None) -> _Report:
+    def lint_source(self, path: str, text: str | None = None, explicit: bool = False) -> _Report:
+        """Lint one file (or ``text``). ``explicit``: the file was named on the command line, so a binary
+        file there is bad input (exit 2), not something a directory walk happened to meet."""
         rep = _Report(files=1)
+        explicit = explicit or path in self.explicit
         src = reader.read_documents(path, text)
         name = src.path
+
+        def file_result(status: str, f: Finding, what: str = "file") -> None:
+            kept = self._filter([f], None, [], rep)
+            rep.findings.extend(kept)
+            rep.objects.append((name, what, status))
+            rep.results.append(ObjectResult(name, f.line, what, "", None, status, kept))
+
         if src.binary is not None:
-            rep.skipped += 1
-            rep.objects.append((name, "file", "skipped"))
-            self._emit_file(
-                rep,
-                _finding(
-                    "GP210", Severity.INFO, f"skipped: {src.binary.message}", name, line=src.binary.line
-                ),
-            )
+            if explicit:
+                rep.unreadable += 1
+                rep.errors += 1
+                file_result(
+                    "error",
+                    _finding("GP210", Severity.ERROR, f"{src.binary.message}: not a manifest", name,
+                             line=src.binary.line, fix="name YAML or JSON files only"),
+                )
+            else:
+                rep.skipped += 1
+                file_result(
+                    "skipped",
+                    _finding("GP210", Severity.INFO, f"skipped: {src.binary.message}", name,
+                             line=src.binary.line),
+                )
             return rep
         if src.unreadable is not None:
             rep.unreadable += 1
             rep.errors += 1
-            rep.objects.append((name, "file", "error"))
-            self._emit_file(rep, _finding("GP209", Severity.ERROR, src.unreadable.message, name))
+            file_result("error", _finding("GP209", Severity.ERROR, src.unreadable.message, name))
             return rep
         if src.too_large is not None:
             rep.errors += 1
-            rep.objects.append((name, "file", "error"))
-            self._emit_file(
-                rep, _finding("GP200", Severity.ERROR, src.too_large.message, name, fix=src.too_large.hint)
-            )
+            big = src.too_large
+            file_result("error", _finding("GP200", Severity.ERROR, big.message, name, fix=big.hint))
             return rep
+        start = len(rep.findings), len(rep.results)
         for doc in src.documents:
             self.lint_document(doc, rep, src.has_ignores)
-        if src.syntax_error is not None:
+        if src.template and src.syntax_error is not None:
+            rep.skipped += 1
+            file_result(
+                "skipped",
+                _finding(
+                    "GP213",
+                    Severity.INFO,
+                    "Go/Helm template (has {{ }} markers and is not YAML until rendered): skipped",
+                    name,
+                    line=src.syntax_error.line,
+                    fix="lint the rendered output: helm template CHART | gpupool lint -",
+                ),
+                "template",
+            )
+        elif src.syntax_error is not None:
             e = src.syntax_error
             rep.errors += 1
-            rep.objects.append((name, f"document at line {e.line}" if e.line else "file", "error"))
             msg = e.message + (f" ({e.hint})" if e.hint else "")
-            self._emit_file(rep, _finding("GP200", Severity.ERROR, msg, name, line=e.line))
+            file_result(
+                "error",
+                _finding("GP200", Severity.ERROR, msg, name, line=e.line),
+                f"document at line {e.line}" if e.line else "file",
+            )
+        if src.sources:
+            _map_sources(rep, start, name, src.sources)
         return rep
 
     def _emit_file(self, rep: _Report, f: Finding) -> None:
@@ -253,12 +332,15 @@ class Linter:
         rep.resources += 1
 
         def at(rel: tuple) -> tuple[int, int] | None:
+            if not base and not rel and doc.line:
+                return doc.line, 1  # a document's own position needs no re-read of its positions
             return doc.locate((*base, *rel))
 
         if not isinstance(obj, dict):
             rep.errors += 1
             rep.objects.append((path, f"document at line {doc.line}", "error"))
             what = schema.type_name(obj)
+            n_before = len(rep.findings)
             self._emit_file(
                 rep,
                 _finding(
@@ -270,6 +352,9 @@ class Linter:
                     at(()),
                     line=doc.line,
                 ),
+            )
+            rep.results.append(
+                ObjectResult(path, doc.line, what, "", None, "error", rep.findings[n_before:])
             )
             return
         ref = object_ref(obj)
@@ -334,31 +419,53 @@ class Linter:
                 found.append(_finding("GP207", Severity.ERROR, msg, path, at(("apiVersion",)), ref, fix=fix))
             else:
                 status = "skipped"
-                found.append(
-                    _finding(
-                        "GP208",
-                        Severity.INFO,
-                        f"no schema for {schema.safe(kind)} {schema.safe(api)}: skipped (pass its "
-                        "CRD with --crd)",
-                        path,
-                        at(("kind",)),
-                        ref,
+                if api.startswith("kustomize.config.k8s.io/"):
+                    msg = (
+                        f"{schema.safe(kind)} is kustomize's build file, not a resource: skipped (lint "
+                        "the build: kubectl kustomize DIR | gpupool lint -)"
                     )
-                )
-            if workloads.is_builtin_workload(obj):
-                w = workloads.workload_of(obj)
-                if w is not None:
-                    found.extend(check_workload(w, self.index, path=path, root=root, base=base, ref=ref))
+                else:
+                    msg = (
+                        f"no schema for {schema.safe(kind)} {schema.safe(api)} (a custom resource): "
+                        "skipped (pass its CRD with --crd)"
+                    )
+                found.append(_finding("GP208", Severity.INFO, msg, path, at(()), ref))
+            templates = podspecs.pod_templates(obj)
+            for w in templates:
+                found.extend(check_workload(w, self.index, path=path, root=root, base=base, ref=ref))
+            if len(templates) > 1:  # two roles sharing one template (an LWS leader without its own)
+                seen: set[tuple] = set()
+                unique = []
+                for f in found:
+                    k = (f.rule, f.line, f.column, f.message)
+                    if k not in seen:
+                        seen.add(k)
+                        unique.append(f)
+                found = unique
         notes = _annotations(obj) if annotations else []
         kept = self._filter(found, obj, notes, rep, base=base, root=root, ref=ref)
         rep.findings.extend(kept)
-        if (status == "valid" and any(f.severity is Severity.ERROR for f in kept)) or (
-            status == "skipped" and any(f.severity is Severity.ERROR for f in kept)
+        # Schema-wise verdict: GP2xx errors (schema, API server) make an object invalid; GPU findings do not.
+        if status in ("valid", "skipped") and any(
+            f.severity is Severity.ERROR and f.rule.startswith("GP2") for f in kept
         ):
             status = "invalid"
         counter = "errors" if status == "error" else status
         setattr(rep, counter, getattr(rep, counter) + 1)
         rep.objects.append((path, ref, status))
+        meta = _meta(obj)
+        pos = at(()) if base else None  # a List item; else the document's own line (no positions needed)
+        rep.results.append(
+            ObjectResult(
+                path,
+                pos[0] if pos else doc.line,
+                kind if isinstance(kind, str) else "",
+                str(meta.get("name") or meta.get("generateName") or ""),
+                str(meta["namespace"]) if meta.get("namespace") else None,
+                status,
+                kept,
+            )
+        )
 
     # ---- suppressions and levels ----
 
@@ -441,13 +548,9 @@ def _annotations(obj: dict) -> list[tuple[Any, tuple]]:
     """``gpupool.io/ignore`` values on the object and on its pod template, with their paths."""
     out = []
     metas: list[tuple[Any, tuple]] = [(obj.get("metadata"), ("metadata",))]
-    tpath = workloads.POD_TEMPLATE_PATHS.get(obj.get("kind")) if isinstance(obj.get("kind"), str) else None
-    if tpath:
-        node: Any = obj
-        for step in tpath:
-            node = node.get(step) if isinstance(node, dict) else None
-        if isinstance(node, dict):
-            metas.append((node.get("metadata"), (*tpath, "metadata")))
+    for w in podspecs.pod_templates(obj):
+        if w.template_path != w.pod_spec_path and w.template_path:
+            metas.append((w.template.get("metadata"), (*w.template_path, "metadata")))
     for meta, rel in metas:
         if isinstance(meta, dict) and isinstance(meta.get("annotations"), dict):
             ann = meta["annotations"]
@@ -475,6 +578,59 @@ def _last_line(node: Any) -> int:
             node = node[-1]
         else:
             return last
+
+
+def _map_sources(rep: _Report, start: tuple[int, int], stream: str, sources: list[tuple[int, str]]) -> None:
+    """Findings in a ``helm template`` stream move to the template they came from: path = the ``# Source:``
+    path before their line, line = the line within that template's output (1 = the line after the
+    comment); the stream's own path and line stay in ``extra``."""
+    import bisect
+
+    lines = [ln for ln, _ in sources]
+
+    def move(f: Finding) -> Finding:
+        if f.path != stream or not f.line:
+            return f
+        k = bisect.bisect_left(lines, f.line) - 1
+        if k < 0:
+            return f
+        at, src = sources[k]
+        extra = {**(f.extra or {}), "stream": stream, "streamLine": f.line}
+        return dataclasses.replace(f, path=src, line=f.line - at, extra=extra)
+
+    first_finding, first_result = start
+    rep.findings[first_finding:] = [move(f) for f in rep.findings[first_finding:]]
+    for i in range(first_result, len(rep.results)):
+        r = rep.results[i]
+        r.findings = [move(f) for f in r.findings]
+        if r.line:
+            k = bisect.bisect_left(lines, r.line) - 1
+            if k >= 0:
+                r.path, r.line = sources[k][1], r.line - sources[k][0]
+                o = rep.objects[i]  # objects and results are appended together
+                rep.objects[i] = (r.path, o[1], o[2])
+
+
+def _chart_report(linter: Linter, chart_file: str) -> _Report:
+    rep = _Report(charts=1)
+    chart_dir = os.path.dirname(chart_file) or "."
+    name = os.path.basename(os.path.abspath(chart_dir))
+    ref = f"Helm chart {schema.safe(name, 80)}"
+    f = _finding(
+        "GP213",
+        Severity.INFO,
+        f"lint its output, `helm template {chart_dir} | gpupool lint -` (Chart.yaml, values*.yaml and the "
+        "templates are not Kubernetes manifests until rendered)",
+        chart_file,
+        obj=ref,
+        line=1,
+        fix=f"helm template {chart_dir} | gpupool lint -",
+    )
+    kept = linter._filter([f], None, [], rep)
+    rep.findings.extend(kept)
+    rep.objects.append((chart_file, ref, "skipped"))
+    rep.results.append(ObjectResult(chart_file, 1, "HelmChart", name, None, "skipped", kept))
+    return rep
 
 
 # ---- pools in the inputs -----------------------------------------------------------------------------
@@ -624,6 +780,7 @@ def _summary(linter: Linter, rep: _Report, findings: list[Finding], pools: list[
         "skipped": rep.skipped,
         "suppressed": rep.suppressed,
         "unreadable": rep.unreadable,
+        "charts": rep.charts,
         "findings": counts,
         "kubernetesVersion": linter.version,
         "strict": linter.strict,
@@ -659,17 +816,21 @@ def _prepare(
     stdin_text: str | None,
 ) -> tuple[Linter, list[str], str | None, list[PoolSpec]]:
     options = options or LintOptions()
-    files = reader.discover(list(paths))
+    cfg = options.config
+    exclude = tuple(cfg.exclude if cfg is not None else ()) + tuple(options.exclude)
+    found = reader.discover_inputs(list(paths), exclude)
+    files = found.files
     if reader.STDIN in files and stdin_text is None:
         stdin_text = yamlio.read_text(reader.STDIN)
     all_pools = list(pools or ())
-    cfg = options.config
     if cfg is not None and cfg.pools:
         for p in cfg.pools:
             all_pools.extend(pool_spec.load_pools(p))
     all_pools.extend(_scan_pools(files, stdin_text))
     all_pools = merge_pools(all_pools)
     linter = Linter(all_pools, options)
+    linter.explicit = found.explicit
+    linter.charts = found.charts
     return linter, files, stdin_text, all_pools
 
 
@@ -687,8 +848,15 @@ def lint_paths(
     """
     linter, files, stdin_text, all_pools = _prepare([os.fspath(p) for p in paths], pools, options, stdin_text)
     rep = _run(linter, files, stdin_text, (options or LintOptions()).jobs)
+    for chart in linter.charts:
+        rep.merge(_chart_report(linter, chart))
+    return _result(linter, rep, all_pools)
+
+
+def _result(linter: Linter, rep: _Report, pools: list[PoolSpec]) -> LintResult:
     findings = sorted(rep.findings, key=sort_key)
-    return LintResult(findings, _summary(linter, rep, findings, all_pools), sorted(rep.objects))
+    results = sorted(rep.results, key=lambda r: (r.path, r.line or 0))
+    return LintResult(findings, _summary(linter, rep, findings, pools), sorted(rep.objects), results)
 
 
 def lint_text(
@@ -703,5 +871,4 @@ def lint_text(
     linter = Linter(all_pools, options)
     with _gc_tuned():
         rep = linter.lint_source(path, text)
-    findings = sorted(rep.findings, key=sort_key)
-    return LintResult(findings, _summary(linter, rep, findings, all_pools), sorted(rep.objects))
+    return _result(linter, rep, all_pools)

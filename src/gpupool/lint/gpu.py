@@ -27,7 +27,14 @@ from types import ModuleType
 from typing import Any
 
 from gpupool import catalog, yamlio
-from gpupool.design.node import advertised, device_plugin_mode, is_gpu_resource, node_labels
+from gpupool.design.node import (
+    advertised,
+    device_plugin_mode,
+    is_gpu_resource,
+    node_labels,
+    open_label_keys,
+)
+from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity
 from gpupool.k8s import affinity, resources, taints, workloads
 from gpupool.k8s.workloads import Workload
@@ -65,6 +72,7 @@ class PoolView:
     labels: dict[str, str]
     hard_taints: tuple[Taint, ...]  # NoSchedule / NoExecute, the Spot taint included
     plugin: str  # device plugin mode (design.node.device_plugin_mode)
+    open_keys: frozenset[str] = frozenset()  # labels with values gpupool cannot know (GFD's gpu.product...)
 
     @property
     def name(self) -> str:
@@ -92,6 +100,23 @@ class PoolView:
         return f"pool {self.name} ({', '.join(bits)})"
 
     @cached_property
+    def allocatable(self) -> dict[str, int] | None:
+        """cpu (millicores), memory and pods a node offers after AKS reservations: simulate's computation
+        (``simulate.nodes.node_shape``), for the pool's Kubernetes version or the newest simulate knows."""
+        from gpupool.simulate import facts
+        from gpupool.simulate.nodes import node_shape
+
+        try:
+            version = (
+                facts.parse_version(self.pool.kubernetes_version)
+                if self.pool.kubernetes_version
+                else facts.newest_version()
+            )
+            return node_shape(self.pool, facts.default_reservations(), version).allocatable
+        except InputError:  # a VM size outside the catalog: nothing to compare with
+            return None
+
+    @cached_property
     def driver(self) -> tuple[str, str] | None:
         """(NVIDIA driver version, source) the pool's nodes run when AKS pins it; None otherwise."""
         return _cuda_driver(self)
@@ -115,11 +140,15 @@ class PoolIndex:
                 node_labels(p),
                 taints.untolerated(p.effective_taints, []),
                 device_plugin_mode(p),
+                open_label_keys(p),
             )
             for p in self.pools
         )
         # Workloads of one chart or team share their scheduling constraints: memoise placement by them.
         self._placements: dict[Any, list[PoolFit]] = {}
+        # ...and often their resources: effective requests memoised by the raw resources sections.
+        self._requests: dict[str, tuple[dict[str, Fraction], dict[str, Fraction]]] = {}
+        self.memo: dict[Any, Any] = {}  # for rules: verdicts keyed by what they depend on
 
     def __len__(self) -> int:
         return len(self.views)
@@ -159,6 +188,44 @@ def gpu_requests(pod_spec: Any) -> dict[str, Fraction]:
 
 
 _PLACEMENT_CACHE_MAX = 4096
+_NODE_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"})
+
+
+def _resources_key(spec: dict) -> str:
+    """What effective requests depend on: each container's resources (and init containers' restartPolicy)
+    and the pod overhead, as text (equal text, equal requests)."""
+    parts = []
+    for fld in ("initContainers", "containers"):
+        items = spec.get(fld)
+        if isinstance(items, list):
+            for c in items:
+                if isinstance(c, dict):
+                    parts.append((fld, c.get("resources"), c.get("restartPolicy")))
+                else:
+                    parts.append((fld, c))
+    return repr((parts, spec.get("overhead")))
+
+
+def _selects(spec: dict, view: PoolView) -> bool:
+    """nodeSelector and required node affinity against the pool's node labels; a label whose value gpupool
+    cannot know (``view.open_keys``) is taken to have the value the pod asks for."""
+    if affinity.matches_node(spec, view.labels):
+        return True
+    if not view.open_keys:
+        return False
+    labels = dict(view.labels)
+    sel = spec.get("nodeSelector")
+    if isinstance(sel, dict):
+        for k, v in sel.items():
+            if k in view.open_keys:
+                labels[k] = str(v)
+    for term in affinity.required_terms(spec) or ():
+        for expr in (term.get("matchExpressions") or []) if isinstance(term, dict) else ():
+            if isinstance(expr, dict) and expr.get("key") in view.open_keys:
+                values = expr.get("values")
+                if expr.get("operator") in ("In", "Exists"):
+                    labels[expr["key"]] = str(values[0]) if isinstance(values, list) and values else "x"
+    return affinity.matches_node(spec, labels)
 
 
 def placement(
@@ -172,6 +239,8 @@ def placement(
     tolerations = spec.get("tolerations")
     # repr() of the parsed YAML values (str, int, float, bool, None, dicts and lists of them) tells equal
     # constraints from different ones; a different key order only costs a cache miss.
+    if workload.placement:  # selectors and tolerations are decided elsewhere: take every pool as reachable
+        return [PoolFit(v, True, (), all(v.resources.get(r, 0) > 0 for r in wanted)) for v in index.views]
     key = (tuple(wanted), repr(spec.get("nodeSelector")), repr(spec.get("affinity")), repr(tolerations))
     hit = index._placements.get(key)
     if hit is not None:
@@ -181,7 +250,7 @@ def placement(
         out.append(
             PoolFit(
                 view=v,
-                selector_ok=affinity.matches_node(spec, v.labels),
+                selector_ok=_selects(spec, v),
                 untolerated=tuple(taints.untolerated(v.hard_taints, tolerations)),
                 offers_all=all(v.resources.get(r, 0) > 0 for r in wanted),
             )
@@ -232,12 +301,49 @@ class WorkloadContext:
         return self.workload.pod_spec_path
 
     @cached_property
+    def resources_key(self) -> str:
+        """Text that equal resources (and so equal effective requests) share: a memo key for rules."""
+        return _resources_key(self.pod_spec)
+
+    @cached_property
+    def _both_requests(self) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
+        spec = self.pod_spec
+        key = self.resources_key
+        cache = self.index._requests
+        hit = cache.get(key)
+        if hit is None:
+            got = resources.pod_requests_of(spec, _NODE_RESOURCES.__contains__)
+            hit = (gpu_requests(spec), {k: v for k, v in got.items() if v > 0})
+            if len(cache) < _PLACEMENT_CACHE_MAX:
+                cache[key] = hit
+        return hit
+
+    @property
     def requests(self) -> dict[str, Fraction]:
-        return gpu_requests(self.pod_spec)
+        """The pod's effective GPU requests (positive only)."""
+        return self._both_requests[0]
+
+    @property
+    def node_requests(self) -> dict[str, Fraction]:
+        """The pod's effective cpu, memory and ephemeral-storage requests (positive only)."""
+        return self._both_requests[1]
 
     @cached_property
     def fits(self) -> list[PoolFit]:
         return placement(self.workload, self.index, self.requests)
+
+    @cached_property
+    def candidates(self) -> list[PoolView]:
+        """Pools the pod is meant for, to judge its size against even when it cannot land yet: those it can
+        land on (offering its GPUs), else those its selectors accept (a missing toleration is GP305's
+        finding, not a reason to skip the others), else every pool offering its GPUs."""
+        gpu = bool(self.requests)
+        fits = [f for f in self.fits if f.offers_all] if gpu else list(self.fits)
+        for pick in (lambda f: f.lands, lambda f: f.selector_ok, lambda f: gpu):
+            chosen = [f.view for f in fits if pick(f)]
+            if chosen:
+                return chosen
+        return []
 
     @property
     def views(self) -> tuple[PoolView, ...]:
@@ -313,6 +419,7 @@ class WorkloadContext:
         self, rule: str, severity: Severity, message: str, at: tuple, fix: str | None = None, **extra: Any
     ) -> Finding:
         """A finding of ``rule`` located at ``at`` (a path relative to the object)."""
+        at = self.workload.source_path(at)
         pos = yamlio.locate(self.root, (*self.base, *at)) if self.root is not None else None
         return Finding(
             rule=rule,
@@ -325,6 +432,9 @@ class WorkloadContext:
             fix=fix,
             extra=extra,
         )
+
+
+_NO_POOLS = PoolIndex(())
 
 
 @cache
@@ -346,7 +456,11 @@ def check_workload(
 ) -> list[Finding]:
     """Run every workload rule on one workload against ``pools``; findings carry file:line when ``root`` (the
     YAML document, with ``base`` the object's path in it) or the workload object itself has positions."""
-    ctx = WorkloadContext(workload, as_index(pools), path=path, root=root, base=base, ref=ref or "")
+    index = _NO_POOLS if workload.placement == "operator" else as_index(pools)
+    ref = ref or object_ref(workload.obj)
+    if workload.role:
+        ref = f"{ref} ({safe(workload.role, 60)})"
+    ctx = WorkloadContext(workload, index, path=path, root=root, base=base, ref=ref or "")
     out: list[Finding] = []
     for rule in workload_rules():
         out.extend(rule.check(ctx))

@@ -39,15 +39,25 @@ _DIR_RE = re.compile(r"^v(\d+)\.(\d+)\.0-local(-strict)?$")
 _IDENT_RE = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
 _VERSION_RE = re.compile(r"^v?(\d+)\.(\d+)(?:\.\d+)?$")
 
-# API groups that belong to Kubernetes itself: an object in one of them with no schema is a kind or version
-# the API server does not serve (GP207), not a custom resource (GP208).
-_BUILTIN_GROUPS = frozenset({"", "apps", "batch", "autoscaling", "policy", "extensions"})
-
 SCHEMA_RULES = ("GP201", "GP202", "GP203", "GP204")
 
 
+@cache
+def builtin_groups() -> frozenset[str]:
+    """API groups that Kubernetes itself serves or served (``lint/data/builtin_groups.yaml``): an object in
+    one of them with no schema is a kind or version the API server does not serve (GP207); any other group,
+    ``*.k8s.io`` ones included (Gateway API, snapshots, metrics), is a custom or aggregated API (GP208)."""
+    from importlib import resources
+
+    import yaml
+
+    text = resources.files("gpupool.lint").joinpath("data", "builtin_groups.yaml").read_text("utf-8")
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return frozenset(str(g) for g in data["groups"])
+
+
 def is_builtin_group(group: str) -> bool:
-    return group in _BUILTIN_GROUPS or group == "k8s.io" or group.endswith(".k8s.io")
+    return group in builtin_groups()
 
 
 def split_api_version(api_version: str) -> tuple[str, str] | None:

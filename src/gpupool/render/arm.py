@@ -77,8 +77,8 @@ def agent_pool_properties(pool: PoolSpec) -> dict[str, Any]:
         props["nodeLabels"] = dict(pool.node_labels)
     if pool.priority == "Spot":
         props["scaleSetPriority"] = "Spot"
-        props["scaleSetEvictionPolicy"] = "Delete"
-        props["spotMaxPrice"] = -1
+        props["scaleSetEvictionPolicy"] = pool.eviction_policy
+        props["spotMaxPrice"] = -1 if pool.spot_max_price == -1 else pool.spot_max_price
     if pool.max_pods:
         props["maxPods"] = pool.max_pods
     if pool.zones:

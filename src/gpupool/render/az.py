@@ -42,6 +42,11 @@ def _opt(flag: str, value: str) -> list[str]:
     return [flag, value]
 
 
+def _price(value: float) -> str:
+    """``-1`` as the AKS docs write it; other prices without float noise (``0.5``)."""
+    return "-1" if value == -1 else f"{value:.5f}".rstrip("0").rstrip(".")
+
+
 def nodepool_add_argv(pool: PoolSpec) -> list[str]:
     """``az aks nodepool add`` for ``pool`` as an argv list (no quoting; see :func:`shell.command`)."""
     argv = [
@@ -67,7 +72,8 @@ def nodepool_add_argv(pool: PoolSpec) -> list[str]:
     if pool.mode == "System":
         argv += ["--mode", "System"]
     if pool.priority == "Spot":
-        argv += ["--priority", "Spot", "--eviction-policy", "Delete", "--spot-max-price", "-1"]
+        argv += ["--priority", "Spot", "--eviction-policy", pool.eviction_policy,
+                 "--spot-max-price", _price(pool.spot_max_price)]
     if pool.node_labels:
         argv += ["--labels", *(f"{k}={v}" for k, v in pool.node_labels.items())]
     if pool.max_pods:

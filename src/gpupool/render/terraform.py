@@ -137,7 +137,8 @@ def node_pool_attrs(pool: PoolSpec) -> list[tuple[str, Any]]:
         attrs.append(("node_labels", labels))
     attrs += [("mode", pool.mode), ("os_type", pool.os_type), ("os_sku", pool.os_sku)]
     if pool.priority == "Spot":
-        attrs += [("priority", "Spot"), ("eviction_policy", "Delete"), ("spot_max_price", -1)]
+        price = -1 if pool.spot_max_price == -1 else pool.spot_max_price
+        attrs += [("priority", "Spot"), ("eviction_policy", pool.eviction_policy), ("spot_max_price", price)]
     if pool.is_gpu_pool:
         g = pool.gpu_settings
         if g.instance_profile:

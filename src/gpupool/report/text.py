@@ -1,10 +1,14 @@
 """Findings as text: ``path:line: severity RULE message`` plus an indented fix, grouped by file.
 
-Colour only on a terminal (Rich decides; ``NO_COLOR`` is honoured).
+Colour: ``--color auto`` (default: only on a terminal, never with ``NO_COLOR`` set, always with
+``FORCE_COLOR``), ``always`` or ``never``. Off a terminal (CI logs, pipes) nothing is wrapped: tables are
+plain aligned text at their natural width and a value is never split across lines.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, TextIO
@@ -16,11 +20,92 @@ if TYPE_CHECKING:  # Rich is imported when text is styled, not for plain output 
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
+COLOR_MODES = ("auto", "always", "never")
+# Off a terminal the console is this wide, so Rich never wraps a table cell; tables take their natural width
+# (no Rich element gpupool prints expands to the console width: headings go through :func:`heading`).
+NO_WRAP_WIDTH = 100_000
+_color = "auto"
+
+
+def set_color(mode: str) -> None:
+    """The global ``--color`` choice (set by the root command on every run)."""
+    global _color
+    if mode not in COLOR_MODES:
+        raise ValueError(mode)
+    _color = mode
+
+
+def color_mode() -> str:
+    """``always``, ``never`` or ``auto`` after the environment: ``--color`` wins over ``NO_COLOR``
+    (no-color.org: an explicit flag overrides it), ``NO_COLOR`` wins over ``FORCE_COLOR``."""
+    if _color != "auto":
+        return _color
+    if os.environ.get("NO_COLOR"):
+        return "never"
+    if os.environ.get("FORCE_COLOR"):
+        return "always"
+    return "auto"
+
+
+def is_terminal(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def styled(stream: TextIO | None = None) -> bool:
+    """Whether text written to ``stream`` gets colour and styles."""
+    mode = color_mode()
+    if mode == "auto":
+        return is_terminal(stream if stream is not None else sys.stdout)
+    return mode == "always"
+
 
 def console(stream: TextIO | None = None) -> Console:
+    """A Rich console for ``stream`` (stdout by default) that follows ``--color`` and never wraps off a
+    terminal."""
     from rich.console import Console
 
-    return Console(file=stream, highlight=False, soft_wrap=True)
+    stream = stream if stream is not None else sys.stdout
+    tty = is_terminal(stream)
+    colour = styled(stream)
+    kwargs: dict = {"file": stream, "highlight": False, "soft_wrap": True}
+    if colour:
+        kwargs["force_terminal"] = True
+        kwargs["color_system"] = "auto" if tty else "standard"
+    else:
+        kwargs["force_terminal"] = tty
+        kwargs["color_system"] = None  # no escape codes at all, not even bold
+        kwargs["no_color"] = True
+    if not tty:
+        kwargs["width"] = NO_WRAP_WIDTH
+        kwargs["file"] = _NoTrailingSpace(stream)
+    return Console(**kwargs)
+
+
+class _NoTrailingSpace:
+    """A stream wrapper that drops the spaces Rich pads table rows with before each newline (CI logs)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        import re
+
+        self._stream.write(re.sub(r" +(?=\n)", "", text))
+        return len(text)
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self._stream, name)
+
+
+def heading(con: Console, markup: str) -> None:
+    """A section heading: a rule across a terminal, one short line elsewhere (never NO_WRAP_WIDTH wide)."""
+    if con.is_terminal and con.width < NO_WRAP_WIDTH:
+        con.rule(markup, align="left")
+    else:
+        con.print(f"── {markup} ──")
 
 
 def finding_line(f: Finding, con: Console) -> None:
@@ -53,7 +138,9 @@ def summary_counts(findings: Iterable[Finding]) -> dict[str, int]:
 
 def resources_summary(summary: dict) -> str:
     """kubeconform-style summary line of ``gpupool lint``:
-    ``Summary: 3 resources found in 3 files - Valid: 2, Invalid: 1, Errors: 0, Skipped: 0``."""
+    ``Summary: 3 resources found in 3 files - Valid: 2, Invalid: 1, Errors: 0, Skipped: 0 (1 error,
+    0 warnings, 2 info)``. Valid/Invalid/Skipped are the schema verdict (GP2xx); the counts in brackets are
+    the findings of every rule, GPU rules included, so a schema-valid object can still have GPU errors."""
 
     def plural(n: int, word: str) -> str:
         return f"{n} {word}" + ("" if n == 1 else "s")
@@ -66,7 +153,9 @@ def resources_summary(summary: dict) -> str:
         f"Skipped: {summary.get('skipped', 0)}"
     )
     tail = (f"{plural(counts.get('error', 0), 'error')}, {plural(counts.get('warning', 0), 'warning')}, "
-            f"{plural(counts.get('info', 0), 'notice')}")
+            f"{counts.get('info', 0)} info")
+    if summary.get("charts"):
+        tail += f", {plural(summary['charts'], 'Helm chart')} not linted"
     if summary.get("suppressed"):
         tail += f", {summary['suppressed']} suppressed"
     return f"{line} ({tail})"

@@ -74,3 +74,41 @@ def counted_on_unready(sim: Simulation, run: Run, idx: int) -> str:
         f"({sim.ca.gpu_label} without {sim.ca.gpu_resource}) and expects them, as its template{kind} "
         f"({gpu_text(tmpl.shape)}), to take it once ready; they never will (GP506)"
     )
+
+
+def not_triggered(sim: Simulation, run: Run, pod: Pod, autoscaled: list[int]) -> str | None:
+    """Why a pod did not trigger a scale-up that a real node of an autoscaled pool would have taken: the
+    pool's nodes are unready to the autoscaler (GP506), or its zero-node template carries a kube-proxy pod
+    (GP505). None when neither is the reason."""
+    for i in autoscaled:
+        pool = sim.pools[i]
+        if not sim.gpu_unready[i] or not run.cluster.spec_nodes(i) or pool.autoscaler is None:
+            continue
+        if run.cluster.spec_nodes(i) >= pool.autoscaler.max_count:
+            continue
+        tmpl = sim.template(run, i, run.mode)
+        blind = tmpl.reasons(pod.shape)
+        if blind and not sim.template_of(run, i, "node").reasons(pod.shape):
+            return (
+                f"pool {pool.name} has nodes, but the autoscaler counts them as unready ({sim.ca.gpu_label} "
+                f"without {sim.ca.gpu_resource}) and plans with a template from the VM size "
+                f"({gpu_text(tmpl.shape)}) that rejects it: {', '.join(blind)} (GP506)"
+            )
+    return kube_proxy(sim, run, pod, autoscaled)
+
+
+def kube_proxy(sim: Simulation, run: Run, pod: Pod, autoscaled: list[int]) -> str | None:
+    """Why a pod did not trigger a scale-up that an empty zero-node template would have made: the kube-proxy
+    pod the autoscaler puts on its template (GP505). None when that is not the reason."""
+    for i in autoscaled:
+        pool = sim.pools[i]
+        if run.cluster.spec_nodes(i) or pool.autoscaler is None or pool.autoscaler.max_count == 0:
+            continue
+        with_proxy = sim.template_of(run, i, "aks-template").reasons(pod.shape)
+        if with_proxy and not sim.template_of(run, i, "aks-template-bare").reasons(pod.shape):
+            return (
+                f"pool {pool.name}'s zero-node template ({pool.vm_size}) would take it but for the "
+                f"kube-proxy pod the autoscaler puts on it ({sim.ca.kube_proxy_cpu_milli}m CPU): "
+                f"{', '.join(with_proxy)} (GP505)"
+            )
+    return None

@@ -607,6 +607,13 @@ class Simulation:
                         reasons[r] += 1
                 ca = cache[ca_key] = messages.ca_not_triggered(self.msgs, reasons)
             run.ca_msg[id(pod)] = ca
+            if run.mode == "aks":
+                from gpupool.simulate import autoscaler_story
+
+                why_key = ("why", pod.shape.id)
+                if why_key not in cache:
+                    cache[why_key] = autoscaler_story.not_triggered(self, run, pod, autoscaled)  # type: ignore[assignment]
+                run.why[id(pod)] = cache[why_key]
 
     def _story(self, run: Run, pod: Pod) -> tuple[str | None, str] | None:
         """(autoscaler event, explanation) when the autoscaler's part is more than "didn't trigger"."""

@@ -1,7 +1,8 @@
 """Read ``gpupool simulate`` inputs: pool specs, workloads and PriorityClasses, told apart by kind.
 
 Pools (``apiVersion: gpupool/v1``) go through :func:`gpupool.spec.parse_pool`; workloads through
-:mod:`gpupool.k8s.workloads` (``kind: List`` expanded); ``scheduling.k8s.io`` PriorityClasses are kept;
+:func:`gpupool.k8s.podspecs.pod_templates` (built-in kinds and workload custom resources such as RayCluster,
+one workload per pod template; ``kind: List`` expanded); ``scheduling.k8s.io`` PriorityClasses are kept;
 every other kind (Service, ConfigMap, Namespace, ...) is counted and ignored. Anything the simulator cannot
 use raises :class:`~gpupool.errors.InputError` with ``file:line``.
 """
@@ -16,8 +17,9 @@ from typing import Any
 from gpupool import yamlio
 from gpupool.errors import InputError
 from gpupool.errors import safe_text as _safe
+from gpupool.k8s.podspecs import pod_templates
 from gpupool.k8s.quantity import parse_quantity
-from gpupool.k8s.workloads import Workload, containers, iter_objects, workload_of
+from gpupool.k8s.workloads import Workload, containers, iter_objects
 from gpupool.spec import is_pool_document, parse_pool
 from gpupool.spec.load import check_unique
 from gpupool.spec.model import API_VERSION, KINDS, PoolSpec
@@ -160,12 +162,13 @@ def load_inputs(paths: Iterable[str | Path], require_pools: bool = True) -> Inpu
                     pc = _priority_class(obj, doc.path, line)
                     out.priority_classes[pc.name] = pc
                     continue
-                w = workload_of(obj)
-                if w is None:
+                found = pod_templates(obj)  # built-in workloads and workload custom resources alike
+                if not found:
                     out.ignored[kind] = out.ignored.get(kind, 0) + 1
                     continue
-                _check_resources(w, doc.path, line)
-                out.workloads.append(WorkloadInput(w, doc.path, line, len(out.workloads)))
+                for w in found:
+                    _check_resources(w, doc.path, line)
+                    out.workloads.append(WorkloadInput(w, doc.path, line, len(out.workloads)))
     if not out.pools and require_pools:
         raise InputError(
             None,

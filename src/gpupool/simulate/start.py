@@ -203,7 +203,9 @@ def shape_of(node: ExistingNode, pool: PoolSpec) -> Any:
     )
 
 
-def load_start(snapshot: str | None = None, live: bool = False, context: str | None = None) -> StartState:
+def load_start(
+    snapshot: str | None = None, live: bool = False, context: str | None = None, kubeconfig: str | None = None
+) -> StartState:
     """Read the real cluster (a snapshot directory, or live and read-only) with doctor's reader."""
     from gpupool.cluster import read_snapshot
     from gpupool.errors import InputError
@@ -213,7 +215,7 @@ def load_start(snapshot: str | None = None, live: bool = False, context: str | N
     elif live:
         from gpupool.cluster.live import read_live
 
-        snap = read_live(context)
+        snap = read_live(context, kubeconfig)
     else:
         raise InputError(None, None, "give --snapshot DIR or --live")
     pools: list[PoolSpec] = []

@@ -69,6 +69,8 @@ _MODELED = {
     "gpuProfile.driver",
     "gpuProfile.nvidia.managementMode",
     "gpuProfile.nvidia.migStrategy",
+    "spotMaxPrice",
+    "scaleSetEvictionPolicy",
 }
 # Identity and read-only state: never reported.
 _STATE = {
@@ -93,8 +95,6 @@ _DEFAULTS: dict[str, Any] = {
     "workloadRuntime": "OCIContainer",
     "securityProfile.sshAccess": "LocalUser",
     "upgradeSettings.undrainableNodeBehavior": "Schedule",
-    "spotMaxPrice": -1,
-    "scaleSetEvictionPolicy": "Delete",
 }
 
 # Spec field (dotted, as in Where.fields) -> az key path whose line locates it.
@@ -108,6 +108,8 @@ _SPEC_TO_AZ: dict[str, tuple[str, ...]] = {
     "nodeTaints": ("nodeTaints",),
     "nodeLabels": ("nodeLabels",),
     "priority": ("scaleSetPriority",),
+    "spotMaxPrice": ("spotMaxPrice",),
+    "evictionPolicy": ("scaleSetEvictionPolicy",),
     "mode": ("mode",),
     "osSku": ("osSku",),
     "kubernetesVersion": ("orchestratorVersion",),
@@ -422,6 +424,15 @@ def parse_az_pool(
         spec["nodeLabels"] = labels
     if max_pods is not None:
         spec["maxPods"] = max_pods
+    if priority == "Spot":
+        price = r.get("spotMaxPrice", kind=(int, float))
+        if price is not None and price != -1:
+            spec["spotMaxPrice"] = price
+        eviction = r.get("scaleSetEvictionPolicy", kind=str)
+        if eviction:
+            eviction = _enum(r, ("scaleSetEvictionPolicy",), eviction, ("Delete", "Deallocate"))
+            if eviction != "Delete":
+                spec["evictionPolicy"] = eviction
     if zones:
         spec["zones"] = zones
     if is_gpu:
@@ -624,6 +635,10 @@ def pool_document(pool: PoolSpec) -> dict[str, Any]:
     spec["mode"] = pool.mode
     spec["osSku"] = pool.os_sku
     spec["priority"] = pool.priority
+    if pool.priority == "Spot" and pool.spot_max_price != -1:
+        spec["spotMaxPrice"] = pool.spot_max_price
+    if pool.priority == "Spot" and pool.eviction_policy != "Delete":
+        spec["evictionPolicy"] = pool.eviction_policy
     spec["nodeCount"] = pool.node_count
     if pool.autoscaler:
         spec["autoscaler"] = {"minCount": pool.autoscaler.min_count, "maxCount": pool.autoscaler.max_count}
@@ -686,3 +701,15 @@ def to_yaml(az: AzPool) -> str:
 def to_yaml_stream(pools: list[AzPool]) -> str:
     """Several pools as one multi-document YAML stream."""
     return "---\n".join(to_yaml(p) for p in pools)
+
+
+def to_json_dict(az: AzPool) -> dict[str, Any]:
+    """One pool for ``gpupool import -o json``: the spec, where it came from, and what was left out."""
+    return {
+        "source": {"path": az.path, "line": az.line},
+        "cluster": az.cluster_name,
+        "resourceGroup": az.resource_group,
+        "poolSpec": yamlio.to_plain(pool_document(az.pool)),
+        "unmodeled": dict(az.unmodeled),
+        "notes": list(az.notes),
+    }

@@ -18,6 +18,7 @@ from gpupool.errors import InputError
 from gpupool.errors import safe_text as _safe
 from gpupool.spec.model import (
     API_VERSION,
+    EVICTION_POLICIES,
     GPU_DRIVERS,
     INSTANCE_PROFILES,
     KINDS,
@@ -59,6 +60,8 @@ SPEC_FIELDS = (
     "mode",
     "osSku",
     "priority",
+    "spotMaxPrice",
+    "evictionPolicy",
     "nodeCount",
     "autoscaler",
     "nodeTaints",
@@ -134,14 +137,31 @@ def _str(
     ctx: _Ctx, value: Any, field: str, line: int, pattern: re.Pattern | None = None, what: str = ""
 ) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and field.endswith(("Version",)):
-        raise ctx.err(
-            line, f'{field}: write the version as a quoted string, e.g. "{value}"', "YAML reads 1.30 as 1.3"
-        )
+        hint = _unquoted_version_hint(field, value)
+        raise ctx.err(line, f"{field}: write the version as a quoted string", hint)
     if not isinstance(value, str):
         raise ctx.err(line, f"{field}: expected a string, got {yamlio.type_name(value)}")
     if pattern is not None and not pattern.match(value):
         raise ctx.err(line, f'{field}: "{_safe(value)}" is not a valid {what or field}')
     return value
+
+
+def _price(ctx: _Ctx, value: Any, field: str, line: int) -> float:
+    """``--spot-max-price``: -1 (pay up to the on-demand price) or a positive US-dollar price per hour."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ctx.err(line, f"{field}: expected a number (-1 or a price in USD per hour)")
+    if value != -1 and not 0 < value <= 1_000_000:
+        raise ctx.err(line, f"{field}: {value} is not -1 or a positive price", "-1: the on-demand price")
+    return float(value)
+
+
+def _unquoted_version_hint(field: str, value: float) -> str:
+    """What to write instead of an unquoted number. YAML drops a trailing zero (1.30 -> 1.3), so a
+    Kubernetes minor with one digit after the point is shown both ways."""
+    text = repr(value) if isinstance(value, float) else str(value)
+    if field.endswith("kubernetesVersion") and isinstance(value, float) and len(text.split(".")[1]) == 1:
+        return f'YAML reads it as the number {text}: write "{text}0" for Kubernetes {text}0 (or "{text}")'
+    return f'YAML reads it as the number {text}: write "{text}"'
 
 
 def _int(ctx: _Ctx, value: Any, field: str, line: int, lo: int, hi: int) -> int:
@@ -221,6 +241,7 @@ def _labels(ctx: _Ctx, value: Any, field: str, line: int) -> dict[str, str]:
         if len(v) > 63 or not LABEL_VALUE_RE.match(v):
             raise ctx.err(kline, f"spec.nodeLabels.{_safe(k)}: {_safe(v)!r} is not a valid label value")
         out[k] = v
+        ctx.fields[f"nodeLabels.{k}"] = kline  # design rules point at the label's own line
     return out
 
 
@@ -301,6 +322,11 @@ def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
     os_sku = _field(ctx, spec, "osSku", _str, "Ubuntu", _OS_SKU_RE, "OS SKU")
     mode = _field(ctx, spec, "mode", _enum, "User", MODES)
     priority = _field(ctx, spec, "priority", _enum, "Regular", PRIORITIES)
+    spot_max_price = _field(ctx, spec, "spotMaxPrice", _price, -1.0)
+    eviction = _field(ctx, spec, "evictionPolicy", _enum, "Delete", EVICTION_POLICIES)
+    for key in ("spotMaxPrice", "evictionPolicy"):
+        if priority != "Spot" and spec.get(key) is not None:
+            raise ctx.err(ctx.fields[key], f"spec.{key} applies to Spot pools only", "set priority: Spot")
     # Ranges here are what the API can represent; AKS's own limits are design rules (findings).
     node_count = _field(ctx, spec, "nodeCount", _int, 1, 0, 100_000)
     max_pods = _field(ctx, spec, "maxPods", _int, None, 1, 250)
@@ -351,6 +377,8 @@ def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
         zones=zones,
         gpu=gpu,
         cuda_version=cuda,
+        spot_max_price=spot_max_price,
+        eviction_policy=eviction,
         where=Where(path, doc_line, dict(ctx.fields)),
     )
 

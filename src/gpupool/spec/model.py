@@ -14,6 +14,7 @@ KINDS = ("GpuNodePool", "NodePool")
 
 MODES = ("User", "System")
 PRIORITIES = ("Regular", "Spot")
+EVICTION_POLICIES = ("Delete", "Deallocate")
 GPU_DRIVERS = ("Install", "None")
 INSTANCE_PROFILES = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
 MIG_STRATEGIES = ("None", "Single", "Mixed")
@@ -116,6 +117,8 @@ class PoolSpec:
     zones: tuple[str, ...] = ()
     gpu: GpuSettings | None = None
     cuda_version: str | None = None
+    spot_max_price: float = -1.0  # Spot only: -1 = up to the on-demand price (--spot-max-price)
+    eviction_policy: str = "Delete"  # Spot only: Delete | Deallocate (--eviction-policy)
     where: Where = field(default_factory=Where, compare=False)
 
     @property

@@ -1,18 +1,21 @@
 """GP123 os-sku-kubernetes-version: the OS SKU is not available for the pool's Kubernetes version.
 
 What it checks: ``spec.kubernetesVersion`` (major.minor) against the Kubernetes range the catalog
-records for versioned OS SKUs: ``Ubuntu2204`` 1.25-1.36, ``Ubuntu2404`` 1.32-1.38,
-``AzureContainerLinux`` 1.34 and newer.
+records for versioned OS SKUs: ``Ubuntu2204`` 1.25-1.36, ``Ubuntu2404`` 1.32-1.38, ``AzureLinux3``
+1.28-1.36, ``Windows2022`` 1.23-1.36, ``Windows2025`` 1.32 and newer, ``AzureLinuxOSGuard`` 1.32 and
+newer, ``AzureContainerLinux`` 1.34 and newer, ``Windows2019`` 1.32 and older (and retired, GP135).
 
 Why: AKS rejects an OS SKU outside its Kubernetes range (and moves ``Ubuntu`` from 22.04 to 24.04 at
-1.35). Ubuntu 22.04 support ends 2027-06-30.
+1.35); a versioned OS SKU at the end of its range blocks the next Kubernetes upgrade. Ubuntu 22.04
+support ends 2027-06-30.
 
 Fix: pick an OS SKU that matches the version (``Ubuntu`` follows AKS's default), or change
 ``kubernetesVersion``.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/upgrade-os-version.md,
-includes/ubuntu-22-04-retirement.md (commit fb060abe6a8f); MicrosoftDocs/azure-management-docs
-azure-container-linux-overview.md; as of 2026-08-21.
+includes/ubuntu-22-04-retirement.md, includes/windows-server-2019-retirement.md (commit fb060abe6a8f);
+MicrosoftDocs/azure-management-docs azure-container-linux-overview.md; as of 2026-08-21 (re-checked
+2026-12-03; nothing newer was reachable).
 
 Failing example::
 
@@ -54,7 +57,10 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
     lo, hi = k8s_minor(lo_text), k8s_minor(hi_text)
     if (lo is None or have >= lo) and (hi is None or have <= hi):
         return
-    span = f"{lo_text}-{hi_text}" if hi_text else f"{lo_text} or newer"
+    if lo_text and hi_text:
+        span = f"{lo_text}-{hi_text}"
+    else:
+        span = f"{lo_text} or newer" if lo_text else f"{hi_text} or older"
     yield ctx.finding(
         ID,
         SEVERITY,

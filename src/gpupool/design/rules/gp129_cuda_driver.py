@@ -123,6 +123,15 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
     fix = "use gpu.driver None with the NVIDIA GPU Operator and a newer driver"
     if newest:
         fix = f"build for CUDA {newest} or older (the newest that {drv.version} runs natively), or " + fix
+    if sup.level == "minor-compat" and catalog.cuda_min_driver_unverified(cuda):
+        yield ctx.finding(
+            ID, Severity.INFO,
+            f"workload.cudaVersion {cuda}: its minimum driver is not confirmed by a source gpupool read "
+            f"(placeholder {sup.native_min_driver}); {installs}, which runs CUDA {cuda} at least under "
+            "minor-version compatibility",
+            at=_AT, fix=fix, driver=drv.version, needs=sup.native_min_driver, level=sup.level,
+        )
+        return
     if sup.level == "minor-compat":
         yield ctx.finding(
             ID, Severity.WARNING,

@@ -42,7 +42,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     hits = []
     evidence: dict[str, list[str]] = {}
     for n in ctx.view.gpu_nodes:
-        pods = [p for p in n.pods if comp.role(p) == comp.DRIVER]
+        pods = [p for p in n.pods if ctx.view.role(p) == comp.DRIVER]
         if not pods:
             continue
         lines = [line for p in pods for line in ctx.log_lines(p, "conflict", "driverLogs")]

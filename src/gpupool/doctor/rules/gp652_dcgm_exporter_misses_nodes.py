@@ -48,7 +48,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     missing = [
         n
         for n in ctx.view.gpu_nodes
-        if not n.managed and not any(comp.role(p) == comp.DCGM_EXPORTER for p in n.pods)
+        if not n.managed and not any(ctx.view.role(p) == comp.DCGM_EXPORTER for p in n.pods)
     ]
     for pool, nodes in group_by_pool(missing).items():
         bad, sel = ds_misses(dss[0], nodes[0])

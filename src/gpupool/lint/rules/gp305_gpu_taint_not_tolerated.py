@@ -7,6 +7,14 @@ What it checks
   empty key with ``Exists`` tolerates everything, an empty effect matches every effect). The taint AKS adds
   to Spot pools (``kubernetes.azure.com/scalesetpriority=spot:NoSchedule``) counts too.
 
+  Like every GPU rule it looks at every pod template of an object: built-in workloads, and the workload
+  custom resources of Kubeflow (PyTorchJob, TFJob, MPIJob, XGBoostJob, PaddleJob, JAXJob, Notebook,
+  TrainJob), KubeRay (RayCluster, RayJob, RayService), KServe (InferenceService, LLMInferenceService),
+  LeaderWorkerSet, JobSet, Volcano Job, KAITO Workspace, Argo Workflows and Kueue Workload by their documented
+  paths (``k8s/data/pod_templates.yaml``), any other object by the shape of a pod spec. TrainJob and
+  LLMInferenceService take tolerations from their runtime/configs and KAITO provisions its own nodes: not
+  judged here.
+
 Why
   The pod stays Pending: ``0/3 nodes are available: 1 node(s) had untolerated taint {sku: gpu}, ...``; the
   autoscaler will not add a node it could not use either.

@@ -3,7 +3,9 @@
 What it checks
   With pools given: the pod's effective request of each GPU resource (sum over containers, or the largest
   init container, as kube-scheduler computes it) must fit on one node of at least one pool the pod can land
-  on (selector and taints) that advertises it. A node of Standard_NC4as_T4_v3 has 1 ``nvidia.com/gpu``; of
+  on (selector and taints) that advertises it; a pod that lacks a pool's toleration (GP305) or whose
+  selector excludes every GPU pool (GP306) is still judged, against the pools it selects, else every pool
+  that advertises the resource. A node of Standard_NC4as_T4_v3 has 1 ``nvidia.com/gpu``; of
   Standard_ND96asr_v4 with MIG1g Mixed, 56 ``nvidia.com/mig-1g.5gb``; time-slicing multiplies by replicas.
 
 Why
@@ -47,7 +49,7 @@ SUMMARY = "The pod requests more of a GPU resource than one node of any pool it 
 def check(ctx: WorkloadContext) -> Iterator[Finding]:
     if not ctx.requests:
         return
-    eligible = [f.view for f in ctx.fits if f.eligible]
+    eligible = ctx.candidates
     if not eligible:
         return
     if any(all(q <= v.resources.get(r, 0) for r, q in ctx.requests.items()) for v in eligible):

@@ -1,14 +1,15 @@
 """GP309 device-plugin-cannot-schedule: a device plugin DaemonSet that cannot run on a GPU pool.
 
 What it checks
-  With pools given: a DaemonSet with a ``k8s-device-plugin`` image (the NVIDIA device plugin, also used by
-  GPU Feature Discovery) must tolerate every ``NoSchedule``/``NoExecute`` taint of each GPU pool its
-  nodeSelector/affinity selects among those that need a self-deployed plugin (driver installed by AKS, not
-  the managed GPU preview, not driver ``None`` with the GPU Operator); and it must select at least one of
-  them. A DaemonSet scoped to one pool (as ``gpupool render`` writes one per pool, since pools differ in MIG
-  strategy and sharing config) is not faulted for the pools it leaves to another DaemonSet. The upstream
-  manifest tolerates ``nvidia.com/gpu``, not the ``sku=gpu`` taint of the AKS docs; upstream GFD requires NFD
-  labels (``feature.node.kubernetes.io/pci-10de.present``) that AKS nodes do not have, so it selects none.
+  With pools given: a DaemonSet running the NVIDIA device plugin (``k8s-device-plugin`` image; not GPU
+  Feature Discovery, which runs from the same image with command ``gpu-feature-discovery``: GP312) must
+  tolerate every ``NoSchedule``/``NoExecute`` taint of each GPU pool its nodeSelector/affinity selects among
+  those that need a self-deployed plugin (driver installed by AKS, not the managed GPU preview, not driver
+  ``None`` with the GPU Operator); and it must select at least one of them. A DaemonSet scoped to one pool
+  (as ``gpupool render`` writes one per pool, since pools differ in MIG strategy and sharing config) is not
+  faulted for the pools it leaves to another DaemonSet, nor is one that selects only GPU Operator pools (the
+  Operator's own plugin, scoped by ``nvidia.com/gpu.deploy.device-plugin``). The upstream manifest tolerates
+  ``nvidia.com/gpu``, not the ``sku=gpu`` taint of the AKS docs.
 
 Why
   Without the plugin on the node, ``nvidia.com/gpu`` never appears in the node's capacity and every GPU pod
@@ -41,6 +42,7 @@ from typing import TYPE_CHECKING
 
 from gpupool.findings import Finding, Severity
 from gpupool.k8s.taints import format_toleration
+from gpupool.lint.components import classify, image_name
 
 if TYPE_CHECKING:
     from gpupool.lint.gpu import WorkloadContext
@@ -52,22 +54,19 @@ SUMMARY = "A device plugin DaemonSet (k8s-device-plugin image) that cannot run o
 
 
 def is_device_plugin_image(image: object) -> bool:
-    if not isinstance(image, str):
-        return False
-    repo = image.split("@", 1)[0]
-    if ":" in repo.rsplit("/", 1)[-1]:
-        repo = repo.rsplit(":", 1)[0]
-    return repo.rsplit("/", 1)[-1] == "k8s-device-plugin"
+    return image_name(image) == "k8s-device-plugin"
 
 
 def check(ctx: WorkloadContext) -> Iterator[Finding]:
     if ctx.workload.kind != "DaemonSet" or not ctx.views:
         return
-    if not any(is_device_plugin_image(c.get("image")) for _, c in ctx.containers()):
-        return
+    comp = classify(c for p, c in ctx.containers() if p[-2] == "containers")
+    if comp is None or comp.id != "device-plugin":
+        return  # GPU Feature Discovery runs from the same image: GP312 judges it
     needing = [f for f in ctx.fits if f.view.plugin == "self-managed"]
     selected = [f for f in needing if f.selector_ok]
-    if needing and not selected:
+    scoped_elsewhere = any(f.selector_ok and f.view.is_gpu for f in ctx.fits)  # e.g. the Operator's own
+    if needing and not selected and not scoped_elsewhere:
         names = ", ".join(f.view.describe() for f in needing)
         yield ctx.finding(
             ID,

@@ -1,0 +1,149 @@
+"""AKS facts about versions and node limits: the Kubernetes calendar, maxPods bounds, reserved labels.
+
+Read from ``catalog/data/kubernetes_versions.yaml`` and ``aks_limits.yaml``; every value has its source.
+"Today" for support windows is the UTC date, or ``GPUPOOL_TODAY`` (YYYY-MM-DD) when set, so that CI and
+tests are reproducible.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from dataclasses import dataclass
+from functools import cache
+
+from gpupool.catalog import _data, version_tuple
+
+
+def today() -> _dt.date:
+    """The date support windows are judged on: ``GPUPOOL_TODAY`` (YYYY-MM-DD) or today's UTC date."""
+    text = os.environ.get("GPUPOOL_TODAY", "").strip()
+    if text:
+        try:
+            return _dt.date.fromisoformat(text)
+        except ValueError:
+            pass
+    return _dt.datetime.now(_dt.UTC).date()
+
+
+def _month_start(text: str | None) -> _dt.date | None:
+    if not text:
+        return None
+    y, m = str(text).split("-")[:2]
+    return _dt.date(int(y), int(m), 1)
+
+
+@dataclass(frozen=True)
+class K8sVersion:
+    """One Kubernetes minor version on AKS's calendar."""
+
+    minor: str
+    ga: _dt.date | None  # first day of the GA month
+    eol: _dt.date  # end of community support (last day)
+    lts_eol: _dt.date | None  # end of long-term support (Premium tier)
+    platform_until: _dt.date | None  # platform support ends when this month's GA lands
+    planned: bool
+    source: str
+    as_of: str
+
+    def status(self, on: _dt.date) -> str:
+        """``preview`` (GA not reached), ``supported``, ``lts`` (past EOL, only with LTS), ``platform``
+        (past EOL, platform support only), or ``unsupported``."""
+        if self.ga is not None and on < self.ga:
+            return "preview"
+        if on <= self.eol:
+            return "supported"
+        if self.lts_eol is not None and on <= self.lts_eol:
+            return "lts"
+        if self.platform_until is not None and on < self.platform_until:
+            return "platform"
+        return "unsupported"
+
+
+@cache
+def kubernetes_versions() -> dict[str, K8sVersion]:
+    d = _data("kubernetes_versions.yaml")
+    out = {}
+    for minor, v in d["versions"].items():
+        out[str(minor)] = K8sVersion(
+            minor=str(minor),
+            ga=_month_start(v.get("ga")),
+            eol=_dt.date.fromisoformat(str(v["eol"])),
+            lts_eol=_dt.date.fromisoformat(str(v["ltsEol"])) if v.get("ltsEol") else None,
+            platform_until=_month_start(v.get("platformSupportUntil")),
+            planned=bool(v.get("planned", False)),
+            source=str(d["source"]),
+            as_of=str(d["asOf"]),
+        )
+    return out
+
+
+def minor_of(version: str | None) -> str | None:
+    """``"1.34.2"`` -> ``"1.34"``; None for None or text that is not a version."""
+    if not version:
+        return None
+    parts = version_tuple(version)
+    if len(parts) < 2:
+        return None
+    return f"{parts[0]}.{parts[1]}"
+
+
+def kubernetes_version(version: str | None) -> K8sVersion | None:
+    m = minor_of(version)
+    return kubernetes_versions().get(m) if m else None
+
+
+def calendar_span() -> tuple[str, str]:
+    """(oldest, newest) minor on the calendar."""
+    keys = sorted(kubernetes_versions(), key=version_tuple)
+    return keys[0], keys[-1]
+
+
+def calendar_source() -> tuple[str, str]:
+    d = _data("kubernetes_versions.yaml")
+    return str(d["source"]), str(d["asOf"])
+
+
+@dataclass(frozen=True)
+class MaxPods:
+    min: int
+    max: int
+    min_pods_per_pool: int
+    defaults: dict[str, int]  # network (overlay | podSubnet | nodeSubnet | kubenet | none) -> default
+    default_network: str
+    source: str
+    as_of: str
+
+    @property
+    def default(self) -> int:
+        return self.defaults[self.default_network]
+
+
+@cache
+def max_pods() -> MaxPods:
+    m = _data("aks_limits.yaml")["maxPods"]
+    return MaxPods(
+        min=int(m["min"]),
+        max=int(m["max"]),
+        min_pods_per_pool=int(m["minPodsPerPool"]),
+        defaults={k: int(v) for k, v in m["defaults"].items()},
+        default_network=str(m["defaultNetwork"]),
+        source=str(m["source"]),
+        as_of=str(m["asOf"]),
+    )
+
+
+@cache
+def reserved_label_prefixes() -> tuple[tuple[str, ...], str, str]:
+    """(prefixes, source, asOf) of the node-label prefixes AKS reserves."""
+    r = _data("aks_limits.yaml")["reservedLabelPrefixes"]
+    return tuple(r["prefixes"]), str(r["source"]), str(r["asOf"])
+
+
+def reserved_prefix(label_key: str) -> str | None:
+    """The reserved prefix a label key starts with (as the doc lists them: literal prefixes), or None."""
+    prefixes, _, _ = reserved_label_prefixes()
+    for p in prefixes:
+        if label_key.startswith(p):
+            return p
+    return None

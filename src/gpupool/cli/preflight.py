@@ -1,0 +1,199 @@
+"""``gpupool preflight SPEC...``: can these pools be created here, now? (GP7xx)
+
+Reads what the Azure CLI prints (``--from DIR`` or one flag per file; ``--print-commands`` prints the az
+commands that make them), or asks Azure itself with ``--live`` (read-only, Azure SDK for Python, the
+optional ``azure`` extra). Same outputs and exit codes as ``check``.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from gpupool.cli.common import FailOn, Format, fail_on_option, guard, parse_ignores
+
+HELP = "\n\n".join(
+    (
+        "Check pool specs against the subscription, region and cluster before `az aks nodepool add` runs: "
+        "the VM size offered in the region and zones (and not restricted for the subscription), vCPU quota "
+        "for maxCount nodes plus the upgrade surge (family, regional total, Spot), the Kubernetes version "
+        "offered in the region, allowed for the OS SKU and within the control plane's skew, the network's "
+        "pods per node, and the Azure CLI "
+        "and aks-preview versions the rendered script needs.",
+        "Inputs: files the az CLI makes (print the commands with --print-commands; read them with --from "
+        "DIR), or --live (read-only, needs: pip install 'gpupool[azure]'). A check whose input is missing "
+        "is skipped and named.",
+        "Exit codes: 0 no error findings; 1 error findings (or warnings with --fail-on warning); 2 unusable "
+        "input.",
+    )
+)
+
+EPILOG = (
+    "Examples:  gpupool preflight pool.yaml --print-commands  |  gpupool preflight pool.yaml --from az-out/"
+    "  |  gpupool preflight pool.yaml --live -o json"
+)
+
+
+def print_commands(pools, out_dir: str, location: str | None) -> str:  # type: ignore[no-untyped-def]
+    """The az commands that make preflight's input files, every value shell-quoted."""
+    from gpupool.preflight.inputs import facts
+    from gpupool.render.shell import quote
+
+    names = facts()["files"]
+    d = out_dir.rstrip("/") or "."
+
+    def f(key: str, suffix: str = "") -> str:
+        base = names[key]
+        if suffix:
+            stem, dot, ext = base.rpartition(".")
+            base = f"{stem}-{suffix}.{ext}" if dot else f"{base}-{suffix}"
+        return quote(f"{d}/{base}")
+
+    lines = [
+        "# gpupool preflight inputs (read-only az commands); then: gpupool preflight SPEC --from " + quote(d),
+        f"mkdir -p {quote(d)}",
+    ]
+    regions = {p.location for p in pools if p.location} or ({location} if location else set())
+    clusters = dict.fromkeys((p.resource_group, p.cluster_name) for p in pools)
+    many = len(clusters) > 1
+    for rg, name in clusters:
+        suffix = name if many else ""
+        lines.append(f"az aks show -g {quote(rg)} -n {quote(name)} -o json > {f('cluster', suffix)}")
+    if len(regions) > 1:
+        from gpupool.errors import InputError
+
+        raise InputError(
+            None,
+            None,
+            f"the specs name several regions ({', '.join(sorted(regions))})",
+            "run gpupool preflight once per region, with the specs of that region",
+        )
+    if regions:
+        region = quote(next(iter(regions)))
+    else:
+        rg, name = next(iter(clusters))
+        lines.append(f'REGION="$(az aks show -g {quote(rg)} -n {quote(name)} --query location -o tsv)"')
+        region = '"$REGION"'
+    lines += [
+        f"az vm list-skus -l {region} --resource-type virtualMachines --all -o json > {f('skus')}",
+        f"az vm list-usage -l {region} -o json > {f('usage')}",
+        f"az aks get-versions -l {region} -o json > {f('versions')}",
+    ]
+    lines.append(f"az version -o json > {f('azVersion')}")
+    return "\n".join(lines) + "\n"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("preflight", help=HELP, epilog=EPILOG)
+    @guard
+    def preflight(
+        specs: list[str] = typer.Argument(
+            ..., metavar="SPEC", help="Pool spec files or directories; - is stdin.", show_default=False
+        ),
+        from_dir: str | None = typer.Option(
+            None,
+            "--from",
+            metavar="DIR",
+            help="Folder with skus.json, usage.json, versions.json, cluster*.json, az-version.json.",
+        ),
+        skus: str | None = typer.Option(
+            None, "--skus", metavar="FILE", help="az vm list-skus ... --all -o json"
+        ),
+        usage: str | None = typer.Option(None, "--usage", metavar="FILE", help="az vm list-usage -o json"),
+        versions: str | None = typer.Option(
+            None, "--versions", metavar="FILE", help="az aks get-versions -o json"
+        ),
+        cluster: list[str] = typer.Option(
+            [], "--cluster", metavar="FILE", help="az aks show -o json (repeat).", show_default=False
+        ),
+        az_version: str | None = typer.Option(
+            None, "--az-version", metavar="FILE", help="az version -o json"
+        ),
+        location: str | None = typer.Option(
+            None, "--location", "-l", help="Region, when specs and cluster name none."
+        ),
+        commands: bool = typer.Option(
+            False, "--print-commands", help="Print the az commands that make the inputs."
+        ),
+        live: bool = typer.Option(False, "--live", help="Ask Azure (read-only, Azure SDK; network)."),
+        subscription: str | None = typer.Option(
+            None, "--subscription", help="Subscription ID for --live (default: AZURE_SUBSCRIPTION_ID)."
+        ),
+        timeout: float = typer.Option(30.0, "--timeout", help="Seconds per Azure request with --live."),
+        output: Format = typer.Option(Format.text, "-o", "--output", help="text, or json (versioned)."),
+        ignore: list[str] = typer.Option(
+            [], "--ignore", metavar="RULE", help="Skip a rule (ID or name).", show_default=False
+        ),
+        fail_on: FailOn = fail_on_option(),
+    ) -> None:
+        from gpupool.errors import InputError
+        from gpupool.spec import load_many
+
+        pools = load_many(specs)
+        if commands:
+            typer.echo(print_commands(pools, from_dir or "preflight-inputs", location), nl=False)
+            return
+        if live:
+            if any((from_dir, skus, usage, versions, cluster)):
+                raise InputError(
+                    None,
+                    None,
+                    "--live reads Azure itself; it takes no input files",
+                    "only --az-version FILE (the local CLI's versions) goes with --live",
+                )
+            import dataclasses
+
+            from gpupool.preflight.inputs import load_az_version
+            from gpupool.preflight.live import load_live
+
+            inputs = load_live(pools, subscription=subscription, location=location, timeout=timeout)
+            if az_version:
+                inputs = dataclasses.replace(inputs, az_version=load_az_version(az_version))
+        else:
+            from gpupool.preflight.inputs import load_inputs
+
+            if not any((from_dir, skus, usage, versions, cluster, az_version)):
+                raise InputError(
+                    None,
+                    None,
+                    "no inputs: give --from DIR (or --skus/--usage/--versions/--cluster/--az-version)",
+                    "make them with: gpupool preflight SPEC --print-commands (or use --live)",
+                )
+            inputs = load_inputs(from_dir, skus, usage, versions, cluster, az_version, location)
+        _report(pools, inputs, output, ignore, fail_on)
+
+
+def _report(pools, inputs, output: Format, ignore: list[str], fail_on: FailOn) -> None:  # type: ignore[no-untyped-def]
+    from gpupool.findings import exit_code
+    from gpupool.preflight.engine import run
+    from gpupool.report import jsonout
+    from gpupool.report.text import console, print_findings, summary_counts
+
+    skip = parse_ignores(ignore)
+    result = run(pools, inputs)
+    findings = [f for f in result.findings if f.rule not in skip]
+    ignored = len(result.findings) - len(findings)
+    files = len({p.where.path for p in pools})
+    if output is Format.json:
+        summary = {**summary_counts(findings), "pools": len(pools), "files": files, "ignored": ignored}
+        typer.echo(
+            jsonout.dumps(
+                {
+                    "findings": jsonout.findings_list(findings),
+                    "summary": summary,
+                    "source": inputs.source,
+                    **result.to_dict(),
+                }
+            )
+        )
+    else:
+        con = console()
+        print_findings(findings, con)
+        if findings:
+            con.print()
+        for s in result.skipped:
+            con.print(f"not checked: {s}", markup=False)
+        from gpupool.cli.check import summary_line
+
+        text = summary_line(findings, len(pools), files, ignored, fail_on)
+        con.print(text, markup=False)
+    raise typer.Exit(exit_code(findings, fail_on.severity))

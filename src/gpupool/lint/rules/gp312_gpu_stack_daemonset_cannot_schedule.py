@@ -1,0 +1,101 @@
+"""GP312 gpu-stack-daemonset-cannot-schedule: a GPU stack DaemonSet (GFD, DCGM exporter, MIG manager, GPU
+Operator validator) that cannot run on a GPU pool it is meant for.
+
+What it checks
+  With pools given: a DaemonSet recognised as GPU Feature Discovery, the DCGM exporter, the MIG manager or the
+  GPU Operator validator (by command, container name or image; facts in catalog ``gpu_operator.yaml``) must
+  select, and tolerate every ``NoSchedule``/``NoExecute`` taint of, the GPU pools it serves: GFD and the DCGM
+  exporter serve NVIDIA pools whose GPU stack you deploy (driver installed by AKS with your device plugin, or
+  driver ``None`` with the GPU Operator; managed GPU pools run AKS's own exporter and no GFD), the MIG manager
+  and the validator serve GPU Operator pools. The NVIDIA device plugin itself is GP309. GFD runs from the
+  device plugin's image with command ``gpu-feature-discovery``: it is not taken for the device plugin.
+  A DaemonSet scoped to one pool is not faulted for the others when it selects at least one.
+
+Why
+  Each component's pods stay Pending on those nodes, with its own consequence: without GFD the node gets no
+  ``nvidia.com/gpu.*`` labels (pods selecting them stay Pending); without the DCGM exporter no GPU metrics;
+  without the MIG manager the ``nvidia.com/mig.config`` layout is never applied; without the validator the
+  Operator's other operands never start. Upstream GFD also requires NFD labels
+  (``feature.node.kubernetes.io/pci-10de.present``) that only GPU Operator pools carry.
+
+Source
+  NVIDIA/k8s-device-plugin ``deployments/static/gpu-feature-discovery-daemonset.yaml``; NVIDIA/gpu-operator
+  ``assets/state-*`` and ``values.yaml`` (``daemonsets.tolerations`` default ``nvidia.com/gpu`` only), checked
+  2026-12-03; knowledge base scheduling-and-diagnosis.md sections 4.1-4.3.
+
+Fix
+  Add the toleration printed in the fix line, or select the pool.
+
+Failing example (GPU Operator pool with taint ``sku=gpu:NoSchedule``)::
+
+    kind: DaemonSet
+    spec:
+      template:
+        spec:
+          tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+          containers:
+          - {name: nvidia-dcgm-exporter, image: nvcr.io/nvidia/k8s/dcgm-exporter:4.2.3-4.1.3-ubuntu22.04}
+
+Passing example: tolerations ``[{key: sku, operator: Exists, effect: NoSchedule}]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from gpupool.findings import Finding, Severity
+from gpupool.k8s.taints import format_toleration
+from gpupool.lint.components import classify
+
+if TYPE_CHECKING:
+    from gpupool.lint.gpu import WorkloadContext
+
+ID = "GP312"
+NAME = "gpu-stack-daemonset-cannot-schedule"
+SEVERITY = Severity.WARNING
+SUMMARY = "A GFD / DCGM exporter / MIG manager / validator DaemonSet that cannot run on a GPU pool it serves."
+
+SERVES = {
+    "gpu-feature-discovery": ("self-managed", "gpu-operator"),
+    "dcgm-exporter": ("self-managed", "gpu-operator"),
+    "mig-manager": ("gpu-operator",),
+    "operator-validator": ("gpu-operator",),
+}
+
+
+def check(ctx: WorkloadContext) -> Iterator[Finding]:
+    if ctx.workload.kind != "DaemonSet" or not ctx.views:
+        return
+    comp = classify(c for p, c in ctx.containers() if p[-2] == "containers")
+    if comp is None or comp.id not in SERVES:
+        return
+    serving = [f for f in ctx.fits if f.view.plugin in SERVES[comp.id]]
+    selected = [f for f in serving if f.selector_ok]
+    scoped_elsewhere = any(f.selector_ok and f.view.is_gpu for f in ctx.fits)  # e.g. the Operator's own
+    if serving and not selected and not scoped_elsewhere:
+        names = ", ".join(f.view.describe() for f in serving)
+        yield ctx.finding(
+            ID,
+            SEVERITY,
+            f"{comp.what} DaemonSet: its nodeSelector/required node affinity selects none of the GPU pools "
+            f"it serves ({names}): {comp.consequence}",
+            ctx.spec_key("nodeSelector", "affinity"),
+            fix=f"select the pool, e.g. nodeSelector kubernetes.azure.com/agentpool: {serving[0].view.name}",
+            pool=serving[0].view.name,
+            component=comp.id,
+        )
+    for f in selected:
+        if f.untolerated:
+            taints = ", ".join(str(t) for t in f.untolerated)
+            yield ctx.finding(
+                ID,
+                SEVERITY,
+                f"{comp.what} DaemonSet does not tolerate taint {taints} of GPU {f.view.describe()}: "
+                f"{comp.consequence}",
+                ctx.spec_key("tolerations"),
+                fix="add to the DaemonSet's tolerations: "
+                + "; ".join(format_toleration(t) for t in f.untolerated),
+                pool=f.view.name,
+                component=comp.id,
+            )

@@ -1,0 +1,218 @@
+"""The preflight engine: pool specs + what Azure says (model.Inputs) -> findings (GP7xx).
+
+Every rule is a module in :mod:`gpupool.preflight.rules` with ``check(ctx)``. The engine works out, once,
+each pool's region, cluster, VM size (list-skus first, the catalog second), the nodes it may run at most
+(``autoscaler.maxCount`` or ``nodeCount``) plus the upgrade surge, and the vCPUs every quota counter
+needs summed over all pools (pools of one family share the family's quota). A check whose input is
+missing is skipped and named in :attr:`Result.skipped`. Pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpupool import catalog
+from gpupool.errors import InputError
+from gpupool.findings import Finding, Severity, sort_key
+from gpupool.preflight.inputs import facts
+from gpupool.preflight.model import Cluster, Inputs, Sku, norm
+from gpupool.rules import RuleInfo, family
+from gpupool.spec.model import PoolSpec
+
+RULES_PACKAGE = "gpupool.preflight.rules"
+
+
+@dataclass(frozen=True)
+class QuotaNeed:
+    """vCPUs a quota counter must have free for every pool that uses it."""
+
+    counter: str  # name.value in list-usage (a family, cores, lowPriorityCores)
+    vcpus: int
+    pools: tuple[str, ...]  # "gpunp (4 nodes x 8 vCPUs + 1 surge)"
+
+
+@dataclass(frozen=True)
+class PoolContext:
+    pool: PoolSpec
+    inputs: Inputs
+    region: str | None
+    cluster: Cluster | None
+    sku: Sku | None  # list-skus row
+    size: catalog.VmSize | None  # catalog row
+    nodes: int  # most nodes the pool runs
+    surge: int  # extra nodes during an upgrade
+    vcpus: int | None  # per node
+    quota_family: str | None
+    quota_family_from: str  # list-skus | catalog (a catalog family name may be [UNVERIFIED]) | none
+    needs: dict[str, QuotaNeed] = field(default_factory=dict)  # norm(counter) -> summed need (all pools)
+    new_pools_of_cluster: tuple[str, ...] = ()  # names of the run's pools in this pool's cluster, in order
+
+    @property
+    def kubernetes_version(self) -> str | None:
+        """The pool's version: the spec's, else the cluster's (a new pool follows the control plane)."""
+        if self.pool.kubernetes_version:
+            return self.pool.kubernetes_version
+        return self.cluster.kubernetes_version if self.cluster else None
+
+    @property
+    def version_from(self) -> str:
+        return "spec" if self.pool.kubernetes_version else "cluster"
+
+    def finding(
+        self,
+        rule: str,
+        severity: Severity,
+        message: str,
+        at: Iterable[str] = (),
+        fix: str | None = None,
+        **extra: Any,
+    ) -> Finding:
+        p = self.pool
+        return Finding(
+            rule=rule,
+            severity=severity,
+            message=message,
+            path=p.where.path,
+            line=p.where.line_of(*at),
+            object=p.label,
+            fix=fix,
+            extra=dict(extra),
+        )
+
+
+@dataclass
+class Result:
+    findings: list[Finding]
+    pools: int
+    skipped: list[str]
+    quota: list[dict[str, Any]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"skipped": list(self.skipped), "quota": list(self.quota)}
+
+
+def preflight_rules() -> tuple[RuleInfo, ...]:
+    return family(RULES_PACKAGE)
+
+
+def surge_nodes(nodes: int) -> int:
+    s = facts()["surge"]
+    return max(int(s["minimum"]), math.ceil(nodes * int(s["percent"]) / 100))
+
+
+def _region(pool: PoolSpec, cluster: Cluster | None, inputs: Inputs) -> str | None:
+    for r in (pool.location, cluster.location if cluster else None, inputs.location):
+        if r:
+            return r
+    if inputs.skus is not None and len(inputs.skus.regions) == 1:
+        return next(iter(inputs.skus.regions))
+    return None
+
+
+def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
+    q = facts()["quota"]
+    base = []
+    for p in pools:
+        cluster = inputs.cluster(p.cluster_name)
+        region = _region(p, cluster, inputs)
+        if (
+            inputs.skus is not None
+            and region
+            and inputs.skus.regions
+            and norm(region) not in inputs.skus.regions
+        ):
+            raise InputError(
+                p.where.path,
+                p.where.line_of("location", "name"),
+                f"pool {p.name} is in {region}, but {inputs.skus.path} lists sizes of "
+                f"{', '.join(sorted(inputs.skus.regions))} only",
+                "make the az files of the pool's region (see --print-commands); one region per run",
+            )
+        sku = inputs.skus.get(p.vm_size) if inputs.skus else None
+        size = catalog.vm_size(p.vm_size)
+        vcpus = sku.vcpus if sku and sku.vcpus else (size.vcpu if size else None)
+        family_name = (sku.family if sku else None) or (size.quota_family if size else None)
+        nodes = p.autoscaler.max_count if p.autoscaler else p.node_count
+        base.append((p, cluster, sku, size, vcpus, family_name, nodes, surge_nodes(nodes) if nodes else 0))
+    needs: dict[str, QuotaNeed] = {}
+
+    def add(counter: str, vcpus: int, why: str) -> None:
+        k = norm(counter)
+        old = needs.get(k)
+        needs[k] = QuotaNeed(counter, (old.vcpus if old else 0) + vcpus, (*(old.pools if old else ()), why))
+
+    for p, _c, _s, _z, vcpus, fam, nodes, surge in base:
+        if not vcpus or not nodes:
+            continue
+        total = (nodes + surge) * vcpus
+        why = f"{p.name} ({nodes} nodes + {surge} surge) x {vcpus} vCPUs"
+        if p.priority == "Spot":
+            add(q["spot"], total, why)
+        else:
+            add(q["regional"], total, why)
+            if fam:
+                add(fam, total, why)
+    by_cluster: dict[str, list[str]] = {}
+    for p in pools:
+        by_cluster.setdefault(p.cluster_name.lower(), []).append(p.name)
+    return [
+        PoolContext(
+            p,
+            inputs,
+            _region(p, c, inputs),
+            c,
+            s,
+            z,
+            nodes,
+            surge,
+            vcpus,
+            fam,
+            "list-skus" if s and s.family else ("catalog" if fam else "none"),
+            needs,
+            tuple(by_cluster[p.cluster_name.lower()]),
+        )
+        for p, c, s, z, vcpus, fam, nodes, surge in base
+    ]
+
+
+def _skipped(inputs: Inputs, pools: list[PoolSpec]) -> list[str]:
+    out = []
+    if inputs.skus is None:
+        out.append("sizes in the region and zones (no az vm list-skus output)")
+    if inputs.usage is None:
+        out.append("vCPU quota (no az vm list-usage output)")
+    if inputs.versions is None:
+        out.append("Kubernetes versions offered in the region (no az aks get-versions output)")
+    missing = sorted({p.cluster_name for p in pools if inputs.cluster(p.cluster_name) is None})
+    if missing:
+        out.append(f"cluster version and network (no az aks show output for {', '.join(missing)})")
+    if inputs.az_version is None:
+        out.append("Azure CLI and aks-preview versions (no az version output)")
+    return out
+
+
+def run(pools: list[PoolSpec], inputs: Inputs) -> Result:
+    ctxs = contexts(pools, inputs)
+    findings: list[Finding] = []
+    rules = preflight_rules()
+    for ctx in ctxs:
+        for rule in rules:
+            findings.extend(rule.module.check(ctx))
+    quota = []
+    if ctxs and inputs.usage is not None:
+        for need in ctxs[0].needs.values():
+            row = inputs.usage.get(need.counter)
+            quota.append(
+                {
+                    "counter": need.counter,
+                    "need": need.vcpus,
+                    "used": row.current if row else None,
+                    "limit": row.limit if row else None,
+                    "pools": list(need.pools),
+                }
+            )
+    findings = sorted(findings, key=sort_key)
+    return Result(findings=findings, pools=len(pools), skipped=_skipped(inputs, pools), quota=quota)

@@ -1,0 +1,152 @@
+"""action.yml (a composite GitHub Action): the example workflow that uses it passes the real actionlint
+(which reads action.yml for the inputs and outputs a workflow may use), the action's shell steps take every
+input through env (never ``${{ }}`` inside a script) and pass shellcheck, and the steps themselves, run
+here with bash as the runner would, write the exit codes and a SARIF report; hostile input stays data."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from support import EXAMPLES, REPO
+
+BIN = Path(sys.executable).parent
+ACTION = REPO / "action.yml"
+WORKFLOW = EXAMPLES / "ci" / "github-workflow.yml"
+
+
+def action() -> dict:
+    return yaml.safe_load(ACTION.read_text())
+
+
+def tool(name: str) -> str:
+    found = shutil.which(name, path=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    if found is None:
+        pytest.skip(f"{name} is not installed (test extra)")
+    return found
+
+
+def actionlint_repo(tmp_path: Path, workflow: str) -> subprocess.CompletedProcess:
+    """A repository with the action at its root (``uses: ./``) and the workflow; actionlint over it."""
+    shutil.copy(ACTION, tmp_path / "action.yml")
+    (tmp_path / ".git").mkdir()  # actionlint finds the project root by its .git
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "gpupool.yml").write_text(workflow)
+    env = {**os.environ, "PATH": f"{Path(tool('shellcheck')).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    return subprocess.run(
+        [tool("actionlint"), "-no-color"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def test_example_workflow_passes_actionlint(tmp_path: Path) -> None:
+    r = actionlint_repo(tmp_path, WORKFLOW.read_text())
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("fail-on: error", "fail_on: error"), 'input "fail_on" is not defined in action'),
+        (("outputs.lint-exit-code", "outputs.lint-status"), 'property "lint-status" is not defined'),
+    ],
+)
+def test_actionlint_reads_the_action(tmp_path: Path, change: tuple[str, str], message: str) -> None:
+    """The check is real: a misspelt input or output of the action is an actionlint error."""
+    text = WORKFLOW.read_text()
+    assert change[0] in text
+    r = actionlint_repo(tmp_path, text.replace(change[0], change[1]))
+    assert r.returncode == 1 and message in r.stdout, r.stdout
+
+
+def run_steps() -> list[dict]:
+    return [s for s in action()["runs"]["steps"] if "run" in s]
+
+
+def test_inputs_reach_scripts_only_through_env() -> None:
+    meta = action()
+    assert meta["runs"]["using"] == "composite"
+    used: set[str] = set()
+    for step in meta["runs"]["steps"]:
+        if "run" in step:
+            assert "${{" not in step["run"], step["name"]  # no expression is pasted into shell code
+            assert step["shell"] == "bash"
+        values = [*(step.get("env") or {}).values(), *(step.get("with") or {}).values(), step.get("if", "")]
+        for value in values:
+            used.update(re.findall(r"inputs\.([a-z-]+)", str(value)))
+    assert used == set(meta["inputs"]), "every input is used, and only declared ones"
+    text = ACTION.read_text()
+    assert not re.search(r"run:[^\n]*\$\{\{", text)
+
+
+def test_action_scripts_pass_shellcheck(tmp_path: Path) -> None:
+    for i, step in enumerate(run_steps()):
+        script = tmp_path / f"step{i}.sh"
+        script.write_text("#!/usr/bin/env bash\n" + step["run"])
+        r = subprocess.run([tool("shellcheck"), "-s", "bash", str(script)], capture_output=True, text=True)
+        assert r.returncode == 0, (step["name"], r.stdout)
+
+
+def run_step(name: str, env: dict[str, str], cwd: Path) -> tuple[int, dict[str, str]]:
+    """Run one of the action's steps with bash, as a runner does (GITHUB_OUTPUT file, the step's env)."""
+    step = next(s for s in run_steps() if s["name"] == name)
+    out = cwd / f"output-{name.replace(' ', '-')}"
+    out.write_text("")
+    path = f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"
+    full = {**os.environ, "PATH": path, "GITHUB_OUTPUT": str(out), **env}
+    r = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=cwd, env=full, capture_output=True, text=True)
+    outputs = dict(line.split("=", 1) for line in out.read_text().splitlines() if "=" in line)
+    return r.returncode, outputs
+
+
+def test_check_step(tmp_path: Path) -> None:
+    ok = f"{EXAMPLES}/t4-driver-only.yaml\n{EXAMPLES}/a100-mig-mixed.yaml"
+    assert run_step("gpupool check", {"POOLS": ok, "FAIL_ON": "error"}, tmp_path) == (0, {"exit-code": "0"})
+    assert run_step("gpupool check", {"POOLS": ok, "FAIL_ON": "warning"}, tmp_path)[1] == {"exit-code": "1"}
+    bad = str(EXAMPLES / "mistakes.yaml")
+    assert run_step("gpupool check", {"POOLS": bad, "FAIL_ON": "error"}, tmp_path)[1] == {"exit-code": "1"}
+    # hostile input is an argument, never shell code
+    evil = f"{bad} $(touch pwned1) ;touch pwned2 `touch pwned3`"
+    _, outputs = run_step("gpupool check", {"POOLS": evil, "FAIL_ON": "error; touch pwned4"}, tmp_path)
+    assert outputs == {"exit-code": "2"}
+    assert not list(tmp_path.glob("pwned*"))
+
+
+def lint_has_fail_on() -> bool:
+    r = subprocess.run([sys.executable, "-m", "gpupool", "lint", "--help"], capture_output=True, text=True)
+    return "--fail-on" in r.stdout
+
+
+def test_lint_step_writes_sarif(tmp_path: Path) -> None:
+    if not lint_has_fail_on():
+        pytest.skip("gpupool lint --fail-on is not on this branch yet")
+    env = {
+        "PATHS": str(EXAMPLES / "workloads"),
+        "POOLS": str(EXAMPLES / "t4-driver-only.yaml"),
+        "FAIL_ON": "error",
+        "KUBERNETES_VERSION": "",
+        "SARIF_FILE": "gpupool.sarif",
+    }
+    rc, outputs = run_step("gpupool lint", env, tmp_path)
+    assert rc == 0 and outputs == {"sarif-file": "gpupool.sarif", "exit-code": "1"}
+    sarif = json.loads((tmp_path / "gpupool.sarif").read_text())
+    assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"]
+    one = str(EXAMPLES / "workloads" / "gpu-test.yaml")
+    _, outputs = run_step("gpupool lint", {**env, "PATHS": one}, tmp_path)
+    assert outputs["exit-code"] == "0"
+    _, outputs = run_step("gpupool lint", {**env, "PATHS": "no-such-dir"}, tmp_path)
+    assert outputs == {"exit-code": "2"}
+
+
+def test_result_step_fails_on_the_worst_exit_code(tmp_path: Path) -> None:
+    assert run_step("Result", {"CHECK_STATUS": "", "LINT_STATUS": ""}, tmp_path)[0] == 0
+    assert run_step("Result", {"CHECK_STATUS": "0", "LINT_STATUS": "1"}, tmp_path)[0] == 1
+    assert run_step("Result", {"CHECK_STATUS": "2", "LINT_STATUS": "1"}, tmp_path)[0] == 2
