@@ -528,3 +528,23 @@ def test_page_stays_small_with_many_findings(tmp_path):
     shown = len(root.find("section", id="findings").find_all("li", "finding"))
     assert 500 < shown <= 1600
     assert "more error finding(s) here" in html
+
+
+def test_skus_file_lets_a_size_the_catalog_lacks_be_drawn(tmp_path):
+    """Like check/plan/simulate, ``--skus`` (az vm list-skus) supplies a size the catalog lacks."""
+    from gpupool import catalog
+
+    skus = REPO / "tests" / "preflight" / "data" / "eastus" / "skus.json"
+    spec = tmp_path / "p.yaml"
+    spec.write_text("apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: gpunp}\n"
+                    "spec: {resourceGroup: rg, clusterName: c, vmSize: Standard_ND40rs_v2, nodeCount: 1,\n"
+                    "  nodeTaints: ['sku=gpu:NoSchedule']}\n")
+    out = tmp_path / "r.html"
+    try:
+        assert run_cli("report", str(spec), "-o", str(out)).exit_code == 2  # simulate needs the size's facts
+        r = run_cli("report", str(spec), "--skus", str(skus), "-o", str(out), "--fail-on", "none")
+    finally:
+        catalog.clear_user_sizes()
+    assert r.exit_code == 0, r.stderr
+    root, _ = parse(out.read_text())
+    assert "nvidia.com/gpu: 8" in _stage_text(_pools(root)["gpunp"], "resources")

@@ -61,6 +61,10 @@ def register(app: typer.Typer) -> None:
         prices: Path | None = typer.Option(
             None, "--prices", metavar="FILE", help="Price table (YAML/JSON), as for gpupool simulate."
         ),
+        skus: str | None = typer.Option(
+            None, "--skus", metavar="FILE",
+            help="az vm list-skus -o json: sizes the catalog lacks get its facts (vCPUs, memory, GPUs).",
+        ),
         fail_on: FailOn = fail_on_option(),
     ) -> None:
         """Write one HTML page: the GPU chain per pool, capacity and cost, findings, Pending pods.
@@ -74,6 +78,7 @@ def register(app: typer.Typer) -> None:
 
         Example: gpupool report examples/t4-driver-only.yaml examples/workloads/ -o report.html
         """
+        from gpupool.cli.common import use_skus
         from gpupool.cli.diff import read_current, write_atomic
         from gpupool.findings import exit_code
         from gpupool.htmlpage.gather import gather
@@ -81,6 +86,7 @@ def register(app: typer.Typer) -> None:
         from gpupool.htmlpage.render import render
         from gpupool.simulate import load_prices
 
+        use_skus(skus)
         names = expand(files)
         cur = read_current(current, None, None) if current else None
         table = load_prices(prices) if prices is not None else None
