@@ -6,8 +6,8 @@ is; facts no primary source confirmed are marked. ``-o json`` is versioned (``"v
 
 from __future__ import annotations
 
-from fractions import Fraction
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import typer
@@ -126,7 +126,7 @@ def _gib(v: float) -> str:
 def _range(v: list[str | None] | None) -> str:
     if not v:
         return "-"
-    lo, hi = (v + [None, None])[:2]
+    lo, hi = ([*v, None, None])[:2]
     if lo and hi:
         return f"{lo}-{hi}"
     return f"{lo}+" if lo else f"<={hi}"
@@ -196,7 +196,6 @@ def _fit(cols: tuple[Column, ...], cells: list[list[str]], width: int | None) ->
     """The columns to show (indexes) so the table fits ``width`` (None: no limit), and those left out."""
     widths = [max([len(c.header)] + [len(r[i]) for r in cells]) for i, c in enumerate(cols)]
     shown = list(range(len(cols)))
-    left_out: list[str] = []
     order = sorted((c.drop, i) for i, c in enumerate(cols) if c.drop)
 
     def total(idx: list[int]) -> int:
@@ -208,8 +207,8 @@ def _fit(cols: tuple[Column, ...], cells: list[list[str]], width: int | None) ->
         shown.remove(i)
         dropped.append(i)
     for i in reversed(dropped):  # a column left out early may fit again once a wider one is out
-        if total(sorted(shown + [i])) <= width:  # type: ignore[operator]
-            shown = sorted(shown + [i])
+        if total(sorted([*shown, i])) <= width:  # type: ignore[operator]
+            shown = sorted([*shown, i])
     return shown, [cols[i].header for i in dropped if i not in shown]
 
 
