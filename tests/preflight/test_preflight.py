@@ -373,3 +373,34 @@ def test_pool_exists_and_agent_pool_limit(tmp_path) -> None:
     code, d = preflight(str(a), str(b), "--from", str(EASTUS), "--cluster", str(f))
     g = rules_of(d)["GP714"]
     assert code == 1 and [x["object"] for x in g] == ["GpuNodePool gpub"] and g[0]["maxAgentPools"] == 2
+
+
+def test_quota_json_per_pool_shares_and_fix(tmp_path) -> None:
+    """The quota table gives each pool's share as numbers; the fix names the new limit and the current one."""
+    f = spec(tmp_path, vmSize="Standard_NC8as_T4_v3", autoscaler={"minCount": 0, "maxCount": 4})
+    _, d = preflight(str(f), "--from", str(EASTUS))
+    row = next(x for x in d["quota"] if x["counter"] == "standardNCASv3_T4Family")
+    assert row["pools"] == [{"pool": "gpunp", "nodes": 4, "surge": 1, "vcpusPerNode": 8, "vcpus": 40}]
+    q = rules_of(d)["GP704"][0]
+    assert q["fix"] == (
+        "raise the standardNCASv3_T4Family quota limit to 48 vCPUs (now 24; Azure portal: Quotas), "
+        "or lower maxCount"
+    )
+    # a fixed-size pool of one node: "1 node", and the fix speaks of nodeCount
+    h100 = spec(tmp_path, vmSize="Standard_NC40ads_H100_v5", nodeCount=1)
+    _, d = preflight(str(h100), "--from", str(EASTUS))
+    q = rules_of(d)["GP704"][0]
+    assert "(1 node + 1 surge) x 40 vCPUs" in q["message"] and q["fix"].endswith("or lower nodeCount")
+
+
+@pytest.mark.parametrize(
+    ("version", "want"),
+    [
+        ("1.37", "use a GA version (1.34, 1.35, 1.36)"),  # preview: never suggested back
+        ("1.33", "use a version under standard support (1.34, 1.35, 1.36), or enable LTS"),  # LTS only
+    ],
+)
+def test_version_warning_fix_never_names_the_version_itself(tmp_path, version: str, want: str) -> None:
+    _, d = preflight(str(spec(tmp_path, kubernetesVersion=version)), "--from", str(EASTUS))
+    fix = rules_of(d)["GP707"][0]["fix"]
+    assert fix.startswith(want) and version not in fix.split("(")[1].split(")")[0]

@@ -31,7 +31,8 @@ class QuotaNeed:
 
     counter: str  # name.value in list-usage (a family, cores, lowPriorityCores)
     vcpus: int
-    pools: tuple[str, ...]  # "gpunp (4 nodes x 8 vCPUs + 1 surge)"
+    pools: tuple[str, ...]  # "gpunp (4 nodes + 1 surge) x 8 vCPUs"
+    shares: tuple[dict[str, Any], ...] = ()  # the same per pool: pool, nodes, surge, vcpusPerNode, vcpus
 
 
 @dataclass(frozen=True)
@@ -139,22 +140,28 @@ def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
         base.append((p, cluster, sku, size, vcpus, family_name, nodes, surge_nodes(nodes) if nodes else 0))
     needs: dict[str, QuotaNeed] = {}
 
-    def add(counter: str, vcpus: int, why: str) -> None:
+    def add(counter: str, vcpus: int, why: str, share: dict[str, Any]) -> None:
         k = norm(counter)
         old = needs.get(k)
-        needs[k] = QuotaNeed(counter, (old.vcpus if old else 0) + vcpus, (*(old.pools if old else ()), why))
+        needs[k] = QuotaNeed(
+            counter,
+            (old.vcpus if old else 0) + vcpus,
+            (*(old.pools if old else ()), why),
+            (*(old.shares if old else ()), share),
+        )
 
     for p, _c, _s, _z, vcpus, fam, nodes, surge in base:
         if not vcpus or not nodes:
             continue
         total = (nodes + surge) * vcpus
-        why = f"{p.name} ({nodes} nodes + {surge} surge) x {vcpus} vCPUs"
+        why = f"{p.name} ({nodes} node{'' if nodes == 1 else 's'} + {surge} surge) x {vcpus} vCPUs"
+        share = {"pool": p.name, "nodes": nodes, "surge": surge, "vcpusPerNode": vcpus, "vcpus": total}
         if p.priority == "Spot":
-            add(q["spot"], total, why)
+            add(q["spot"], total, why, share)
         else:
-            add(q["regional"], total, why)
+            add(q["regional"], total, why, share)
             if fam:
-                add(fam, total, why)
+                add(fam, total, why, share)
     by_cluster: dict[str, list[str]] = {}
     for p in pools:
         by_cluster.setdefault(p.cluster_name.lower(), []).append(p.name)
@@ -211,7 +218,7 @@ def run(pools: list[PoolSpec], inputs: Inputs) -> Result:
                     "need": need.vcpus,
                     "used": row.current if row else None,
                     "limit": row.limit if row else None,
-                    "pools": list(need.pools),
+                    "pools": [dict(x) for x in need.shares],
                 }
             )
     findings = sorted(findings, key=sort_key)

@@ -77,13 +77,19 @@ def check(ctx: PoolContext) -> Iterator[Finding]:
             offered=list(row.patches),
         )
         return
+    standard = [
+        m
+        for m in offered
+        if not versions.minors[m].preview
+        and (not versions.minors[m].support_plans or "KubernetesOfficial" in versions.minors[m].support_plans)
+    ]
     if row.preview:
         yield ctx.finding(
             ID,
             Severity.WARNING,
             f"Kubernetes {minor} is preview in this region",
             at=("kubernetesVersion",),
-            fix=fix,
+            fix=f"use a GA version ({', '.join(standard)})" if standard else "use a GA version",
             version=version,
         )
     elif row.support_plans and "KubernetesOfficial" not in row.support_plans:
@@ -92,7 +98,8 @@ def check(ctx: PoolContext) -> Iterator[Finding]:
             Severity.WARNING,
             f"Kubernetes {minor} is offered only with {', '.join(row.support_plans)} (LTS, Premium tier)",
             at=("kubernetesVersion",),
-            fix=fix,
+            fix=(f"use a version under standard support ({', '.join(standard)}), or " if standard else "")
+            + "enable LTS (az aks update --tier premium --k8s-support-plan AKSLongTermSupport)",
             version=version,
             supportPlans=list(row.support_plans),
         )
