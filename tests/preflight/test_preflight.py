@@ -259,7 +259,7 @@ def test_print_commands_quotes_values(tmp_path) -> None:
     f = spec(tmp_path, resourceGroup="rg(prod)")
     r = run_cli("preflight", str(f), "--print-commands", "--from", str(tmp_path / "my out"))
     assert r.exit_code == 0
-    assert "az aks show -g 'rg(prod)' -n 'myAKSCluster' -o json > '" in r.stdout
+    assert "az aks show -g 'rg(prod)' -n myAKSCluster -o json > '" in r.stdout  # quoted where needed
     assert "--resource-type virtualMachines --all -o json" in r.stdout and "my out/skus.json'" in r.stdout
     import shlex
 
@@ -324,7 +324,7 @@ def test_print_commands_one_file_per_cluster(tmp_path) -> None:
     a = spec(tmp_path, "gpua")
     b = spec(tmp_path, "gpub", clusterName="other")
     r = run_cli("preflight", str(a), str(b), "--print-commands", "--from", "in")
-    assert "> 'in/cluster-myAKSCluster.json'" in r.stdout and "> 'in/cluster-other.json'" in r.stdout
+    assert "> in/cluster-myAKSCluster.json\n" in r.stdout and "> in/cluster-other.json\n" in r.stdout
 
 
 def test_family_from_the_catalog_not_in_usage_is_a_warning(tmp_path) -> None:
@@ -404,3 +404,37 @@ def test_version_warning_fix_never_names_the_version_itself(tmp_path, version: s
     _, d = preflight(str(spec(tmp_path, kubernetesVersion=version)), "--from", str(EASTUS))
     fix = rules_of(d)["GP707"][0]["fix"]
     assert fix.startswith(want) and version not in fix.split("(")[1].split(")")[0]
+
+
+def test_print_commands_names_the_next_command(tmp_path) -> None:
+    """The comment on top is the preflight command to run next, with the specs as given; a path with a
+    control character (it would end the comment) is a one-line error, never an internal one."""
+    f = spec(tmp_path)
+    r = run_cli("preflight", str(f), "--print-commands", "--from", "az out")
+    first = r.stdout.splitlines()[0]
+    assert first.endswith(f"then: gpupool preflight {f} --from 'az out'"), first
+    r = run_program("preflight", str(f), "--print-commands", "--from", "a\nb")
+    assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1 and "control character" in r.stderr
+
+
+def test_input_files_from_a_pipe_and_not_files(tmp_path) -> None:
+    """--skus <(az vm list-skus ...) reads the pipe; a directory or an empty input is a one-line error."""
+    import os
+
+    fifo = tmp_path / "skus.fifo"
+    os.mkfifo(fifo)
+    import threading
+
+    def feed() -> None:
+        with open(fifo, "wb") as fh:
+            fh.write((EASTUS / "skus.json").read_bytes())
+
+    t = threading.Thread(target=feed)
+    t.start()
+    code, d = preflight(str(spec(tmp_path, zones=[3], vmSize="Standard_NC8as_T4_v3")), "--skus", str(fifo))
+    t.join(10)
+    assert code == 1 and "GP703" in rules_of(d)
+    r = run_cli("preflight", str(spec(tmp_path)), "--skus", str(tmp_path))
+    assert r.exit_code == 2 and "a directory, not a file" in r.stderr
+    r = run_cli("preflight", str(spec(tmp_path)), "--usage", os.devnull)
+    assert r.exit_code == 2 and "empty file" in r.stderr
