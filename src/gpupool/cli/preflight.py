@@ -106,7 +106,7 @@ def register(app: typer.Typer) -> None:
     @guard
     def preflight(
         specs: list[str] = typer.Argument(
-            ..., metavar="SPEC", help="Pool spec files or directories; - is stdin.", show_default=False
+            ..., metavar="SPEC...", help="Pool spec files or directories; - is stdin.", show_default=False
         ),
         from_dir: str | None = typer.Option(
             None,
