@@ -309,8 +309,20 @@ def test_hostile_az_files_exit_2_one_line(tmp_path, name, raw) -> None:
 
 
 def test_specs_in_another_region_than_the_files(tmp_path) -> None:
-    r = run_cli("preflight", str(spec(tmp_path, location="westeurope")), "--from", str(EASTUS))
+    f = str(spec(tmp_path, location="westeurope"))
+    r = run_cli("preflight", f, "--skus", str(EASTUS / "skus.json"))
     assert r.exit_code == 2 and "lists sizes of eastus only" in r.stderr
+
+
+def test_spec_region_other_than_its_clusters(tmp_path) -> None:
+    """A node pool is created in its cluster's region: a spec naming another is bad input (exit 2, one line,
+    the spec's line), whichever az files come with it."""
+    f = spec(tmp_path, location="westeurope")
+    for args in (["--from", str(EASTUS)], ["--cluster", str(EASTUS / "cluster.json")]):
+        r = run_cli("preflight", str(f), *args)
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.stderr
+        assert f"{f}:" in r.stderr and "names westeurope, but cluster myAKSCluster" in r.stderr
+        assert "is in eastus" in r.stderr and "(write location: eastus," in r.stderr
 
 
 def test_print_commands_refuses_several_regions(tmp_path) -> None:

@@ -118,6 +118,14 @@ def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
     base = []
     for p in pools:
         cluster = inputs.cluster(p.cluster_name)
+        if cluster and cluster.location and p.location and norm(cluster.location) != norm(p.location):
+            raise InputError(
+                p.where.path,
+                p.where.line_of("location", "name"),
+                f"pool {p.name} names {p.location}, but cluster {cluster.name} ({cluster.path}) is in "
+                f"{cluster.location}: a node pool is always in its cluster's region",
+                f"write location: {cluster.location}, or give the az aks show output of the pool's cluster",
+            )
         region = _region(p, cluster, inputs)
         if (
             inputs.skus is not None
