@@ -70,3 +70,12 @@ def test_planned_end_of_life_is_never_an_error(tmp_path, monkeypatch) -> None:
     f = _finding(tmp_path, "GP137", kubernetesVersion="1.37")
     assert f["severity"] == "warning" and "planned dates of AKS's calendar" in f["message"]
     assert _finding(tmp_path, "GP137", kubernetesVersion="1.35")["severity"] == "error"
+
+
+def test_unknown_gpu_size_suggests_gpu_sizes_and_skus(tmp_path) -> None:
+    """GP101 on a GPU pool suggests only GPU sizes (Standard_DS4_v2 was one), and points at --skus FILE."""
+    from gpupool import catalog
+
+    f = _finding(tmp_path, "GP101", vmSize="Standard_ND40rs_v2")
+    assert f["candidates"] and all(catalog.vm_sizes()[c].is_gpu for c in f["candidates"])
+    assert "--skus FILE (az vm list-skus -l REGION --size Standard_ND40rs_v2 --all -o json)" in f["fix"]
