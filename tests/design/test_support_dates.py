@@ -79,3 +79,18 @@ def test_unknown_gpu_size_suggests_gpu_sizes_and_skus(tmp_path) -> None:
     f = _finding(tmp_path, "GP101", vmSize="Standard_ND40rs_v2")
     assert f["candidates"] and all(catalog.vm_sizes()[c].is_gpu for c in f["candidates"])
     assert "--skus FILE (az vm list-skus -l REGION --size Standard_ND40rs_v2 --all -o json)" in f["fix"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message", "fix"),
+    [
+        ({"nodeCount": 1, "maxPods": 20}, "maxPods 20 x 1 node leaves room for 20 pods",
+         "set nodeCount: 2 or more, or maxPods: 30 or more"),
+        ({"autoscaler": {"minCount": 2, "maxCount": 5}, "nodeCount": 2, "maxPods": 10},
+         "maxPods 10 x 2 nodes leaves room for 20 pods",
+         "set autoscaler.minCount: 3 or more, or maxPods: 30 or more"),
+    ],
+)
+def test_max_pods_room_message_and_fix(tmp_path, fields: dict, message: str, fix: str) -> None:
+    f = _finding(tmp_path, "GP139", **fields)
+    assert f["message"].startswith(message) and f["fix"] == fix
