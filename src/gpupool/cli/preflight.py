@@ -137,7 +137,9 @@ def register(app: typer.Typer) -> None:
         subscription: str | None = typer.Option(
             None, "--subscription", help="Subscription ID for --live (default: AZURE_SUBSCRIPTION_ID)."
         ),
-        timeout: float = typer.Option(30.0, "--timeout", help="Seconds per Azure request with --live."),
+        timeout: float = typer.Option(
+            30.0, "--timeout", min=0.1, max=3600, help="Seconds per Azure request with --live."
+        ),
         output: Format = typer.Option(Format.text, "-o", "--output", help="text, or json (versioned)."),
         ignore: list[str] = typer.Option(
             [], "--ignore", metavar="RULE", help="Skip a rule (ID or name).", show_default=False

@@ -9,7 +9,8 @@ Why: AKS rolls versions out region by region and removes old ones; ``az aks node
 --kubernetes-version`` fails for a version the region does not list.
 
 Fix: use a version the region lists (``az aks get-versions -l REGION -o table``), or leave
-``kubernetesVersion`` out to follow the control plane.
+``kubernetesVersion`` out to follow the control plane. For a preview or LTS-only minor, the finding lists
+the GA minors under standard support (never the one written), or enable LTS on the cluster.
 
 Source: azure-cli 2.91.0 acs/custom.py aks_get_versions (``KubernetesVersionListResult``: values[].version,
 isPreview, capabilities.supportPlan, patchVersions); MicrosoftDocs/azure-aks-docs
