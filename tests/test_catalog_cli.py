@@ -50,7 +50,7 @@ def test_check_with_skus_uses_list_skus_facts(tmp_path) -> None:
     d = json.loads(r.stdout)
     rules = {f["rule"]: f for f in d["findings"]}
     assert "GP101" not in rules and rules["GP141"]["severity"] == "warning"
-    assert "40 vCPUs, 672 GiB, 8 GPU(s)" in rules["GP141"]["message"]
+    assert "40 vCPUs, 672 GiB, 8 GPUs;" in rules["GP141"]["message"]
     assert "driver AKS installs" in rules["GP141"]["message"]
 
 
