@@ -450,3 +450,16 @@ def test_input_files_from_a_pipe_and_not_files(tmp_path) -> None:
     assert r.exit_code == 2 and "a directory, not a file" in r.stderr
     r = run_cli("preflight", str(spec(tmp_path)), "--usage", os.devnull)
     assert r.exit_code == 2 and "empty file" in r.stderr
+
+
+def test_quota_reported_once_when_pool_names_repeat(tmp_path) -> None:
+    """Two files with a pool of the same name (another branch's copy, say): the summed quota need is one
+    finding, on the first pool (was one per pool of that name)."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    fa = spec(a, vmSize="Standard_NC8as_T4_v3", nodeCount=2)
+    fb = spec(b, vmSize="Standard_NC4as_T4_v3", nodeCount=2)
+    _, d = preflight(str(fa), str(fb), "--from", str(EASTUS))
+    found = rules_of(d)["GP704"]
+    assert len(found) == 1 and found[0]["path"] == str(fa) and found[0]["need"] == 24 + 12

@@ -33,6 +33,7 @@ class QuotaNeed:
     vcpus: int
     pools: tuple[str, ...]  # "gpunp (4 nodes + 1 surge) x 8 vCPUs"
     shares: tuple[dict[str, Any], ...] = ()  # the same per pool: pool, nodes, surge, vcpusPerNode, vcpus
+    first: PoolSpec | None = None  # the pool the finding is reported on (pool names may repeat across files)
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
         base.append((p, cluster, sku, size, vcpus, family_name, nodes, surge_nodes(nodes) if nodes else 0))
     needs: dict[str, QuotaNeed] = {}
 
-    def add(counter: str, vcpus: int, why: str, share: dict[str, Any]) -> None:
+    def add(counter: str, vcpus: int, why: str, share: dict[str, Any], pool: PoolSpec) -> None:
         k = norm(counter)
         old = needs.get(k)
         needs[k] = QuotaNeed(
@@ -156,6 +157,7 @@ def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
             (old.vcpus if old else 0) + vcpus,
             (*(old.pools if old else ()), why),
             (*(old.shares if old else ()), share),
+            old.first if old else pool,
         )
 
     for p, _c, _s, _z, vcpus, fam, nodes, surge in base:
@@ -165,11 +167,11 @@ def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
         why = f"{p.name} ({nodes} node{'' if nodes == 1 else 's'} + {surge} surge) x {vcpus} vCPUs"
         share = {"pool": p.name, "nodes": nodes, "surge": surge, "vcpusPerNode": vcpus, "vcpus": total}
         if p.priority == "Spot":
-            add(q["spot"], total, why, share)
+            add(q["spot"], total, why, share, p)
         else:
-            add(q["regional"], total, why, share)
+            add(q["regional"], total, why, share, p)
             if fam:
-                add(fam, total, why, share)
+                add(fam, total, why, share, p)
     by_cluster: dict[str, list[str]] = {}
     for p in pools:
         by_cluster.setdefault(p.cluster_name.lower(), []).append(p.name)

@@ -36,7 +36,7 @@ def quota_check(ctx, rule: str, severity, counter: str | None, what: str):  # ty
     if usage is None or counter is None:
         return
     need = ctx.needs.get(norm(counter))
-    if need is None or not need.pools[0].startswith(f"{ctx.pool.name} ("):
+    if need is None or need.first is not ctx.pool:
         return
     row = usage.get(counter)
     if row is None:
