@@ -28,7 +28,8 @@ HELP = "\n\n".join(
 )
 
 EPILOG = (
-    "Examples:  gpupool preflight pool.yaml --print-commands  |  gpupool preflight pool.yaml --from az-out/"
+    "Examples:  gpupool preflight pool.yaml --print-commands  |  "
+    "gpupool preflight pool.yaml --from preflight-inputs"
     "  |  gpupool preflight pool.yaml --live -o json"
 )
 
