@@ -94,3 +94,16 @@ def test_unknown_gpu_size_suggests_gpu_sizes_and_skus(tmp_path) -> None:
 def test_max_pods_room_message_and_fix(tmp_path, fields: dict, message: str, fix: str) -> None:
     f = _finding(tmp_path, "GP139", **fields)
     assert f["message"].startswith(message) and f["fix"] == fix
+
+
+@pytest.mark.parametrize(
+    ("os_sku", "fix"),
+    [
+        ("Windows2022", "use osSku: Windows2025 or WindowsAnnual, or set kubernetesVersion within 1.23-1.36"),
+        ("AzureLinux3", "use osSku: Ubuntu (AKS picks the Ubuntu release for the version), or set "
+         "kubernetesVersion within 1.28-1.36"),
+    ],
+)
+def test_os_sku_out_of_version_range_fix_keeps_the_os_type(tmp_path, os_sku: str, fix: str) -> None:
+    """A Windows pool past its SKU's Kubernetes range is told of Windows SKUs, never of Ubuntu."""
+    assert _finding(tmp_path, "GP123", osSku=os_sku, kubernetesVersion="1.37")["fix"] == fix

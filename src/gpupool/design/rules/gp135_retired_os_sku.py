@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from gpupool.catalog.aks import today
+from gpupool.design.rules._common import other_os_skus
 from gpupool.findings import Finding, Severity
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
     if os_ is None or not os_.retired:
         return
     date = dt.date.fromisoformat(os_.retired)
-    others = _alternatives(pool, os_)
+    others = other_os_skus(pool, os_.name)
     fix = f"use osSku: {' or '.join(others)}" if others else "use a supported OS SKU"
     if today() >= date:
         yield ctx.finding(
@@ -74,27 +75,3 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
             source=os_.source,
         )
 
-
-def _alternatives(pool: PoolSpec, retired) -> list[str]:  # type: ignore[no-untyped-def]
-    """Up to two OS SKUs of the same OS type, not retired today, with GPU support on a GPU pool, that allow
-    the spec's Kubernetes version (never the retiring SKU itself)."""
-    from gpupool import catalog
-    from gpupool.catalog import version_tuple
-    from gpupool.catalog.aks import minor_of
-
-    minor = minor_of(pool.kubernetes_version) if pool.kubernetes_version else None
-    out = []
-    for o in catalog.os_skus().values():
-        if o.name == retired.name or o.os_type != retired.os_type:
-            continue
-        if o.retired and dt.date.fromisoformat(o.retired) <= today():
-            continue
-        if pool.is_gpu_pool and o.gpu == "unsupported":
-            continue
-        if minor and o.kubernetes:
-            lo, hi = o.kubernetes
-            v = version_tuple(minor)
-            if (lo and v < version_tuple(lo)) or (hi and v > version_tuple(hi)):
-                continue
-        out.append(o.name)
-    return out[:2]
