@@ -7,7 +7,8 @@ and platform support: error (a warning when the version's dates are ones the cal
 Not yet GA (preview on AKS): info.
 
 Why: after end of life AKS no longer patches the version; new clusters cannot use it, and node pools
-get only platform support. LTS needs the Premium tier and ``--enable-lts``.
+get only platform support. LTS needs the Premium tier and the LTS support plan
+(``az aks update --tier premium --k8s-support-plan AKSLongTermSupport``).
 
 Fix: use a supported version (``az aks get-versions -l REGION``); upgrade the cluster first if the pool
 follows it.
@@ -78,7 +79,7 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
             f"kubernetesVersion {k} reached end of life on {v.eol}; supported only with LTS (Premium) until "
             f"{v.lts_eol}",
             at=("kubernetesVersion",),
-            fix=fix + ", or enable LTS (--tier premium --k8s-support-plan AKSLongTermSupport)",
+            fix=fix + ", or enable LTS (az aks update --tier premium --k8s-support-plan AKSLongTermSupport)",
             **extra,
         )
     elif status == "platform":
