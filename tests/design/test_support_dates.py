@@ -107,3 +107,9 @@ def test_max_pods_room_message_and_fix(tmp_path, fields: dict, message: str, fix
 def test_os_sku_out_of_version_range_fix_keeps_the_os_type(tmp_path, os_sku: str, fix: str) -> None:
     """A Windows pool past its SKU's Kubernetes range is told of Windows SKUs, never of Ubuntu."""
     assert _finding(tmp_path, "GP123", osSku=os_sku, kubernetesVersion="1.37")["fix"] == fix
+
+
+def test_lts_fix_is_a_whole_az_command(tmp_path) -> None:
+    f = _finding(tmp_path, "GP137", kubernetesVersion="1.32")  # on 2026-12-03: past EOL, within LTS
+    assert f["severity"] == "warning"
+    assert f["fix"].endswith("(az aks update --tier premium --k8s-support-plan AKSLongTermSupport)")
