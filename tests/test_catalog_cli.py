@@ -207,3 +207,10 @@ def test_catalog_sources_on_a_pseudo_terminal() -> None:
     assert all(len(x) <= 80 for x in out), max(out, key=len)
     i = next(n for n, x in enumerate(out) if x.startswith("Ubuntu2204 "))
     assert out[i + 1].startswith("    source: azure-aks-docs")
+
+
+def test_catalog_range_text() -> None:
+    from gpupool.cli.catalog import _range
+
+    cases = (None, [], [None, None], ["1.25", "1.36"], ["1.34", None], [None, "1.32"])
+    assert [_range(v) for v in cases] == ["-", "-", "-", "1.25-1.36", "1.34+", "<=1.32"]

@@ -127,6 +127,8 @@ def _range(v: list[str | None] | None) -> str:
     if not v:
         return "-"
     lo, hi = ([*v, None, None])[:2]
+    if not lo and not hi:
+        return "-"
     if lo and hi:
         return f"{lo}-{hi}"
     return f"{lo}+" if lo else f"<={hi}"
