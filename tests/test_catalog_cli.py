@@ -214,3 +214,10 @@ def test_catalog_range_text() -> None:
 
     cases = (None, [], [None, None], ["1.25", "1.36"], ["1.34", None], [None, "1.32"])
     assert [_range(v) for v in cases] == ["-", "-", "-", "1.25-1.36", "1.34+", "<=1.32"]
+
+
+def test_root_help_lists_preflight_and_catalog_whole() -> None:
+    """The command list names what preflight and catalog do, not a sentence cut at '...'."""
+    out = run_cli("--help").stdout
+    assert "preflight   Can the pools be created here, now? (region, quota, versions)" in out
+    assert "catalog     What gpupool knows: sizes, OS SKUs, GPUs, versions, sources." in out

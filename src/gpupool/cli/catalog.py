@@ -228,7 +228,7 @@ def table_lines(name: str, rows: list[dict[str, Any]], width: int | None) -> tup
     return [line([c.header for c in cols])] + [line(r) for r in cells], left_out
 
 def register(app: typer.Typer) -> None:
-    @app.command("catalog")
+    @app.command("catalog", short_help="What gpupool knows: sizes, OS SKUs, GPUs, versions, sources.")
     @guard
     def catalog_cmd(
         show_sizes: bool = typer.Option(False, "--sizes", help="VM sizes."),

@@ -103,7 +103,12 @@ def print_commands(  # type: ignore[no-untyped-def]
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("preflight", help=HELP, epilog=EPILOG)
+    @app.command(
+        "preflight",
+        help=HELP,
+        epilog=EPILOG,
+        short_help="Can the pools be created here, now? (region, quota, versions)",
+    )
     @guard
     def preflight(
         specs: list[str] = typer.Argument(
