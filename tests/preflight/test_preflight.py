@@ -463,3 +463,12 @@ def test_quota_reported_once_when_pool_names_repeat(tmp_path) -> None:
     _, d = preflight(str(fa), str(fb), "--from", str(EASTUS))
     found = rules_of(d)["GP704"]
     assert len(found) == 1 and found[0]["path"] == str(fa) and found[0]["need"] == 24 + 12
+
+
+def test_cluster_file_of_another_cluster_is_named(tmp_path) -> None:
+    """A spec of a cluster no az aks show file covers: the skipped line says which cluster they are of."""
+    _, d = preflight(str(spec(tmp_path, clusterName="otherCluster")), "--from", str(EASTUS))
+    assert (
+        "cluster version and network (no az aks show output for otherCluster; the az aks show output given "
+        "is for myAKSCluster)"
+    ) in d["skipped"]

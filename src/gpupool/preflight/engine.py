@@ -205,7 +205,9 @@ def _skipped(inputs: Inputs, pools: list[PoolSpec]) -> list[str]:
         out.append("Kubernetes versions offered in the region (no az aks get-versions output)")
     missing = sorted({p.cluster_name for p in pools if inputs.cluster(p.cluster_name) is None})
     if missing:
-        out.append(f"cluster version and network (no az aks show output for {', '.join(missing)})")
+        given = sorted(c.name for c in inputs.clusters.values())
+        have = f"; the az aks show output given is for {', '.join(given)}" if given else ""
+        out.append(f"cluster version and network (no az aks show output for {', '.join(missing)}{have})")
     if inputs.az_version is None:
         out.append("Azure CLI and aks-preview versions (no az version output)")
     return out
