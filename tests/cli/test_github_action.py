@@ -150,3 +150,44 @@ def test_result_step_fails_on_the_worst_exit_code(tmp_path: Path) -> None:
     assert run_step("Result", {"CHECK_STATUS": "", "LINT_STATUS": ""}, tmp_path)[0] == 0
     assert run_step("Result", {"CHECK_STATUS": "0", "LINT_STATUS": "1"}, tmp_path)[0] == 1
     assert run_step("Result", {"CHECK_STATUS": "2", "LINT_STATUS": "1"}, tmp_path)[0] == 2
+
+
+def test_lint_step_takes_a_directory_of_pools(tmp_path: Path) -> None:
+    """pools: a directory (as the README's example has it): lint gets each gpupool/v1 file in it as --pool
+    (lint's --pool takes files; a directory was bad input, exit 2); other files and hidden folders are left.
+    The step runs with a gpupool on PATH that records its arguments."""
+    import shutil
+
+    pools = tmp_path / "gpu-pools"
+    (pools / ".old").mkdir(parents=True)
+    (pools / "sub").mkdir()
+    shutil.copy(EXAMPLES / "t4-driver-only.yaml", pools / "gpu.yaml")
+    shutil.copy(EXAMPLES / "a100-mig-mixed.yaml", pools / "sub" / "a100.yml")
+    (pools / ".old" / "broken.yaml").write_text("apiVersion: gpupool/v1\nkind: GpuNodePool\n")
+    (pools / "values.yaml").write_text("replicas: 1\n")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "argv"
+    stub = bin_dir / "gpupool"
+    stub.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" >> "{log}"\necho "--" >> "{log}"\n')
+    stub.chmod(0o755)
+    out = tmp_path / "output"
+    out.write_text("")
+    env = {
+        **os.environ,
+        "PATHS": str(EXAMPLES / "workloads"),
+        "POOLS": str(pools),
+        "FAIL_ON": "error",
+        "KUBERNETES_VERSION": "",
+        "SARIF_FILE": "gpupool.sarif",
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        "GITHUB_OUTPUT": str(out),
+    }
+    step = next(x for x in run_steps() if x["name"] == "gpupool lint")
+    r = subprocess.run(
+        ["bash", "-e", "-c", step["run"]], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stderr
+    first = log.read_text().split("--\n")[0].splitlines()
+    given = sorted(first[i + 1] for i, a in enumerate(first) if a == "--pool")
+    assert given == [str(pools / "gpu.yaml"), str(pools / "sub" / "a100.yml")]

@@ -52,6 +52,9 @@ def commands(tmp: Path) -> dict[str, list[str]]:
         ],
         "rules": ["rules"],
         "explain": ["explain", "GP105"],
+        "preflight": ["preflight", f"{ex}/preflight/gpu.yaml", "--from", f"{ex}/preflight/az"],
+        "preflight-commands": ["preflight", f"{ex}/preflight/gpu.yaml", "--print-commands"],
+        "catalog": ["catalog", "--sources"],
     }
 
 
@@ -94,6 +97,12 @@ def test_piped_output_keeps_values_whole(outputs: dict[str, dict[str, str]]) -> 
     assert re.search(r"^    fix: ", check, re.M)
     lint = outputs["lint"]["40"]
     assert re.search(r"^Summary: \d+ resources found in \d+ files - Valid: ", lint, re.M)
+    pre = outputs["preflight"]["40"]
+    assert re.search(r"^\S+gpu\.yaml:15: error GP704 .* short by 24 vCPUs$", pre, re.M)
+    cat = outputs["catalog"]["40"]
+    t4 = r"^Standard_NC4as_T4_v3 +4 +28 +1 +T4 +recommended +cuda-lts +\d{4}-\d\d-\d\d$"
+    assert re.search(t4, cat, re.M)
+    assert re.search(r"^    source: \S.*AgentBaker", cat, re.M)
     for name, by_width in outputs.items():
         text = by_width["40"]
         assert ESC not in text, name

@@ -54,3 +54,25 @@ def test_plan_bad_input_exit_2(tmp_path):
     assert r.exit_code == 2 and r.stdout == ""
     assert r.stderr.startswith(f"gpupool: error: {bad}:") and r.stderr.count("\n") == 1
     assert "Traceback" not in r.stderr
+
+
+def test_spot_settings_final_only_on_spot_pools_with_their_values():
+    """A Regular pool lists no Spot settings; a Spot pool shows its max price and eviction policy (were
+    empty)."""
+    regular = {s.field: s.value for s in final_settings(make_pool("Standard_NC4as_T4_v3"))}
+    assert "spotMaxPrice" not in regular and "evictionPolicy" not in regular
+    spot = {s.field: s.value for s in final_settings(make_pool("Standard_NC4as_T4_v3", priority="Spot"))}
+    assert spot["spotMaxPrice"] == "-1 (up to the on-demand price)" and spot["evictionPolicy"] == "Delete"
+    priced = make_pool(
+        "Standard_NC4as_T4_v3", priority="Spot", spotMaxPrice=0.25, evictionPolicy="Deallocate"
+    )
+    spot = {s.field: s.value for s in final_settings(priced)}
+    assert spot["spotMaxPrice"] == "0.25" and spot["evictionPolicy"] == "Deallocate"
+
+
+def test_plan_summary_line_is_checks():
+    """plan ends with the same summary line as check and preflight (was '3 pool(s): 0 error(s), ...')."""
+    specs = [str(EXAMPLES / "a100-mig-mixed.yaml"), str(EXAMPLES / "t4-driver-only.yaml")]
+    plan = run_cli("plan", *specs).stdout.splitlines()
+    check = run_cli("check", *specs).stdout.splitlines()
+    assert check[-1] == "3 pools in 2 files: 0 errors, 1 warning, 0 info" and check[-1] in plan

@@ -40,6 +40,17 @@ def test_design_notes_example_with_its_pool() -> None:
     assert s["pools"] == ["gpunp"] and s["strict"] is True
 
 
+def test_pool_directory_reads_its_specs(tmp_path: Path) -> None:
+    specs = tmp_path / "pools"
+    specs.mkdir()
+    (specs / "gpu.yaml").write_text(Path(POOL).read_text())
+    (specs / "notes.yaml").write_text("not: a pool\n")  # other YAML beside the specs is left alone
+    by_file = run_cli("lint", "--no-config", "--pool", POOL, *FILES, "-o", "json")
+    by_dir = run_cli("lint", "--no-config", "--pool", str(specs), *FILES, "-o", "json")
+    assert by_dir.exit_code == by_file.exit_code == 1
+    assert json.loads(by_dir.stdout)["findings"] == json.loads(by_file.stdout)["findings"]
+
+
 def test_stdin_multi_document_and_list(tmp_path: Path) -> None:
     text = (
         Path(FILES[1]).read_text()

@@ -267,3 +267,42 @@ def test_missing_extra_is_a_one_line_error(tmp_path, monkeypatch) -> None:
     with pytest.raises(InputError) as e:
         load_live(_pools(tmp_path), subscription=SUB)
     assert "pip install 'gpupool[azure]'" in e.value.hint
+
+
+
+def test_subscription_is_a_guid_before_any_request(tmp_path) -> None:
+    """A subscription that is not a GUID is a one-line error before anything is sent (port 9: nothing
+    listens there, so a request would fail differently)."""
+    with pytest.raises(InputError, match="is not a subscription ID"):
+        load_live(_pools(tmp_path), subscription="x; rm", credential=StaticToken(), base_url="http://127.0.0.1:9")
+
+
+def test_region_cannot_break_out_of_the_odata_filter(tmp_path, stub) -> None:
+    with pytest.raises(InputError, match="is not an Azure region name"):
+        load_live(
+            _pools(tmp_path),
+            subscription=SUB,
+            credential=StaticToken(),
+            base_url=stub.url,
+            location="eastus' or location eq 'westus",
+        )
+
+
+def test_sdk_warnings_do_not_reach_stderr(capsys, caplog, monkeypatch) -> None:
+    """DefaultAzureCredential logs every failed credential as multi-line warnings; gpupool's one line is
+    the only thing on stderr (GPUPOOL_DEBUG=1 keeps them)."""
+    import logging
+
+    from gpupool.preflight.live import _quiet_sdk_logs
+
+    monkeypatch.delenv("GPUPOOL_DEBUG", raising=False)
+    log = logging.getLogger("azure")
+    monkeypatch.setattr(log, "handlers", [])
+    monkeypatch.setattr(log, "propagate", True)
+    chained = logging.getLogger("azure.identity._credentials.chained")
+    with caplog.at_level(logging.WARNING):
+        chained.warning("before")
+        _quiet_sdk_logs()
+        chained.warning("DefaultAzureCredential failed\nline 2")
+    assert [r.getMessage() for r in caplog.records] == ["before"]  # nothing after: not to root, not stderr
+    assert "DefaultAzureCredential" not in capsys.readouterr().err

@@ -259,7 +259,7 @@ def test_print_commands_quotes_values(tmp_path) -> None:
     f = spec(tmp_path, resourceGroup="rg(prod)")
     r = run_cli("preflight", str(f), "--print-commands", "--from", str(tmp_path / "my out"))
     assert r.exit_code == 0
-    assert "az aks show -g 'rg(prod)' -n 'myAKSCluster' -o json > '" in r.stdout
+    assert "az aks show -g 'rg(prod)' -n myAKSCluster -o json > '" in r.stdout  # quoted where needed
     assert "--resource-type virtualMachines --all -o json" in r.stdout and "my out/skus.json'" in r.stdout
     import shlex
 
@@ -309,8 +309,20 @@ def test_hostile_az_files_exit_2_one_line(tmp_path, name, raw) -> None:
 
 
 def test_specs_in_another_region_than_the_files(tmp_path) -> None:
-    r = run_cli("preflight", str(spec(tmp_path, location="westeurope")), "--from", str(EASTUS))
+    f = str(spec(tmp_path, location="westeurope"))
+    r = run_cli("preflight", f, "--skus", str(EASTUS / "skus.json"))
     assert r.exit_code == 2 and "lists sizes of eastus only" in r.stderr
+
+
+def test_spec_region_other_than_its_clusters(tmp_path) -> None:
+    """A node pool is created in its cluster's region: a spec naming another is bad input (exit 2, one line,
+    the spec's line), whichever az files come with it."""
+    f = spec(tmp_path, location="westeurope")
+    for args in (["--from", str(EASTUS)], ["--cluster", str(EASTUS / "cluster.json")]):
+        r = run_cli("preflight", str(f), *args)
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.stderr
+        assert f"{f}:" in r.stderr and "names westeurope, but cluster myAKSCluster" in r.stderr
+        assert "is in eastus" in r.stderr and "(write location: eastus," in r.stderr
 
 
 def test_print_commands_refuses_several_regions(tmp_path) -> None:
@@ -324,7 +336,7 @@ def test_print_commands_one_file_per_cluster(tmp_path) -> None:
     a = spec(tmp_path, "gpua")
     b = spec(tmp_path, "gpub", clusterName="other")
     r = run_cli("preflight", str(a), str(b), "--print-commands", "--from", "in")
-    assert "> 'in/cluster-myAKSCluster.json'" in r.stdout and "> 'in/cluster-other.json'" in r.stdout
+    assert "> in/cluster-myAKSCluster.json\n" in r.stdout and "> in/cluster-other.json\n" in r.stdout
 
 
 def test_family_from_the_catalog_not_in_usage_is_a_warning(tmp_path) -> None:
@@ -373,3 +385,90 @@ def test_pool_exists_and_agent_pool_limit(tmp_path) -> None:
     code, d = preflight(str(a), str(b), "--from", str(EASTUS), "--cluster", str(f))
     g = rules_of(d)["GP714"]
     assert code == 1 and [x["object"] for x in g] == ["GpuNodePool gpub"] and g[0]["maxAgentPools"] == 2
+
+
+def test_quota_json_per_pool_shares_and_fix(tmp_path) -> None:
+    """The quota table gives each pool's share as numbers; the fix names the new limit and the current one."""
+    f = spec(tmp_path, vmSize="Standard_NC8as_T4_v3", autoscaler={"minCount": 0, "maxCount": 4})
+    _, d = preflight(str(f), "--from", str(EASTUS))
+    row = next(x for x in d["quota"] if x["counter"] == "standardNCASv3_T4Family")
+    assert row["pools"] == [{"pool": "gpunp", "nodes": 4, "surge": 1, "vcpusPerNode": 8, "vcpus": 40}]
+    q = rules_of(d)["GP704"][0]
+    assert q["fix"] == (
+        "raise the standardNCASv3_T4Family quota limit to 48 vCPUs (now 24; Azure portal: Quotas), "
+        "or lower maxCount"
+    )
+    # a fixed-size pool of one node: "1 node", and the fix speaks of nodeCount
+    h100 = spec(tmp_path, vmSize="Standard_NC40ads_H100_v5", nodeCount=1)
+    _, d = preflight(str(h100), "--from", str(EASTUS))
+    q = rules_of(d)["GP704"][0]
+    assert "(1 node + 1 surge) x 40 vCPUs" in q["message"] and q["fix"].endswith("or lower nodeCount")
+
+
+@pytest.mark.parametrize(
+    ("version", "want"),
+    [
+        ("1.37", "use a GA version (1.34, 1.35, 1.36)"),  # preview: never suggested back
+        ("1.33", "use a version under standard support (1.34, 1.35, 1.36), or enable LTS"),  # LTS only
+    ],
+)
+def test_version_warning_fix_never_names_the_version_itself(tmp_path, version: str, want: str) -> None:
+    _, d = preflight(str(spec(tmp_path, kubernetesVersion=version)), "--from", str(EASTUS))
+    fix = rules_of(d)["GP707"][0]["fix"]
+    assert fix.startswith(want) and version not in fix.split("(")[1].split(")")[0]
+
+
+def test_print_commands_names_the_next_command(tmp_path) -> None:
+    """The comment on top is the preflight command to run next, with the specs as given; a path with a
+    control character (it would end the comment) is a one-line error, never an internal one."""
+    f = spec(tmp_path)
+    r = run_cli("preflight", str(f), "--print-commands", "--from", "az out")
+    first = r.stdout.splitlines()[0]
+    assert first.endswith(f"then: gpupool preflight {f} --from 'az out'"), first
+    r = run_program("preflight", str(f), "--print-commands", "--from", "a\nb")
+    assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1 and "control character" in r.stderr
+
+
+def test_input_files_from_a_pipe_and_not_files(tmp_path) -> None:
+    """--skus <(az vm list-skus ...) reads the pipe; a directory or an empty input is a one-line error."""
+    import os
+
+    fifo = tmp_path / "skus.fifo"
+    os.mkfifo(fifo)
+    import threading
+
+    def feed() -> None:
+        with open(fifo, "wb") as fh:
+            fh.write((EASTUS / "skus.json").read_bytes())
+
+    t = threading.Thread(target=feed)
+    t.start()
+    code, d = preflight(str(spec(tmp_path, zones=[3], vmSize="Standard_NC8as_T4_v3")), "--skus", str(fifo))
+    t.join(10)
+    assert code == 1 and "GP703" in rules_of(d)
+    r = run_cli("preflight", str(spec(tmp_path)), "--skus", str(tmp_path))
+    assert r.exit_code == 2 and "a directory, not a file" in r.stderr
+    r = run_cli("preflight", str(spec(tmp_path)), "--usage", os.devnull)
+    assert r.exit_code == 2 and "empty file" in r.stderr
+
+
+def test_quota_reported_once_when_pool_names_repeat(tmp_path) -> None:
+    """Two files with a pool of the same name (another branch's copy, say): the summed quota need is one
+    finding, on the first pool (was one per pool of that name)."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    fa = spec(a, vmSize="Standard_NC8as_T4_v3", nodeCount=2)
+    fb = spec(b, vmSize="Standard_NC4as_T4_v3", nodeCount=2)
+    _, d = preflight(str(fa), str(fb), "--from", str(EASTUS))
+    found = rules_of(d)["GP704"]
+    assert len(found) == 1 and found[0]["path"] == str(fa) and found[0]["need"] == 24 + 12
+
+
+def test_cluster_file_of_another_cluster_is_named(tmp_path) -> None:
+    """A spec of a cluster no az aks show file covers: the skipped line says which cluster they are of."""
+    _, d = preflight(str(spec(tmp_path, clusterName="otherCluster")), "--from", str(EASTUS))
+    assert (
+        "cluster version and network (no az aks show output for otherCluster; the az aks show output given "
+        "is for myAKSCluster)"
+    ) in d["skipped"]

@@ -16,13 +16,21 @@ from gpupool.catalog import _data, version_tuple
 
 
 def today() -> _dt.date:
-    """The date support windows are judged on: ``GPUPOOL_TODAY`` (YYYY-MM-DD) or today's UTC date."""
+    """The date support windows are judged on: ``GPUPOOL_TODAY`` (YYYY-MM-DD) or today's UTC date (a value
+    that is not a date is bad input, not silently today)."""
     text = os.environ.get("GPUPOOL_TODAY", "").strip()
     if text:
         try:
             return _dt.date.fromisoformat(text)
         except ValueError:
-            pass
+            from gpupool.errors import InputError, safe_text
+
+            raise InputError(
+                None,
+                None,
+                f"GPUPOOL_TODAY={safe_text(text, 40)}: not a date",
+                "write YYYY-MM-DD, or unset it to judge support windows on today's date",
+            ) from None
     return _dt.datetime.now(_dt.UTC).date()
 
 

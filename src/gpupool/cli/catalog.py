@@ -6,11 +6,19 @@ is; facts no primary source confirmed are marked. ``-o json`` is versioned (``"v
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import typer
 
 from gpupool.cli.common import Format, guard
+
+
+def _number(value: Fraction) -> int | float:
+    """A GPU count as a JSON number: whole counts as integers, partial-GPU (vGPU) fractions such as 1/6 as
+    decimals rounded to 4 places (``gpusText`` keeps the exact fraction)."""
+    return int(value) if value.denominator == 1 else round(float(value), 4)
 
 
 def sizes() -> list[dict[str, Any]]:
@@ -24,7 +32,9 @@ def sizes() -> list[dict[str, Any]]:
                 "family": s.family,
                 "vcpu": s.vcpu,
                 "memoryGiB": s.memory_gib,
-                "gpus": str(s.gpus),
+                "gpus": _number(s.gpus),
+                "gpusText": str(s.gpus),
+                "gpuId": s.gpu.id if s.gpu else None,
                 "gpu": s.gpu.model if s.gpu else None,
                 "status": s.status,
                 "path": s.path,
@@ -96,24 +106,129 @@ def version_rows() -> list[dict[str, Any]]:
 
 
 SECTIONS = {"sizes": sizes, "os": os_rows, "gpus": gpu_rows, "versions": version_rows}
-_COLUMNS = {
-    "sizes": ("name", "vcpu", "memoryGiB", "gpus", "gpu", "status", "driver", "asOf"),
-    "os": ("name", "osType", "gpu", "kubernetes", "retired", "asOf"),
-    "gpus": ("id", "model", "memoryGB", "architecture", "mig", "asOf"),
-    "versions": ("version", "ga", "endOfLife", "ltsEndOfLife", "status", "asOf"),
-}
 
 
-def _cell(value: Any) -> str:
-    if value is None:
+@dataclass(frozen=True)
+class Column:
+    """One text column: its header, the JSON field it shows, and how the cell is written."""
+
+    header: str
+    field: str
+    right: bool = False  # numbers are right-aligned
+    drop: int = 0  # 0: always shown; otherwise left out first (1) .. last on a narrow terminal
+    unverified: str | None = None  # the size field name (unverified list) that marks this cell with *
+
+
+def _gib(v: float) -> str:
+    return f"{v:g}"
+
+
+def _range(v: list[str | None] | None) -> str:
+    if not v:
         return "-"
-    if isinstance(value, list):
-        return "-".join(str(v) if v is not None else "" for v in value) if value else "-"
-    return str(value)
+    lo, hi = ([*v, None, None])[:2]
+    if not lo and not hi:
+        return "-"
+    if lo and hi:
+        return f"{lo}-{hi}"
+    return f"{lo}+" if lo else f"<={hi}"
 
+
+_TEXT: dict[str, tuple[Column, ...]] = {
+    "sizes": (
+        Column("name", "name"),
+        Column("vCPU", "vcpu", right=True),
+        Column("GiB", "memoryGiB", right=True, unverified="memory"),
+        Column("GPUs", "gpusText", right=True, unverified="gpus"),
+        Column("GPU", "gpuId", drop=3),
+        Column("status", "status"),
+        Column("driver", "driver", drop=2),
+        Column("asOf", "asOf", drop=1),
+    ),
+    "os": (
+        Column("name", "name"),
+        Column("osType", "osType"),
+        Column("GPU", "gpu"),
+        Column("kubernetes", "kubernetes"),
+        Column("retired", "retired", drop=2),
+        Column("asOf", "asOf", drop=1),
+    ),
+    "gpus": (
+        Column("id", "id"),
+        Column("model", "model", drop=3),
+        Column("GB", "memoryGB", right=True),
+        Column("architecture", "architecture", drop=2),
+        Column("MIG profiles", "mig"),
+        Column("asOf", "asOf", drop=1),
+    ),
+    "versions": (
+        Column("version", "version"),
+        Column("GA", "ga"),
+        Column("endOfLife", "endOfLife"),
+        Column("ltsEndOfLife", "ltsEndOfLife", drop=2),
+        Column("status", "status"),
+        Column("asOf", "asOf", drop=1),
+    ),
+}
+UNVERIFIED_NOTE = "* unverified: no primary source confirms the value (it never makes an error)"
+
+
+def _cell(col: Column, row: dict[str, Any]) -> str:
+    value = row[col.field]
+    if col.field == "kubernetes":
+        text = _range(value)
+    elif value is None:
+        text = "-"
+    elif col.field == "mig":
+        text = ",".join(str(v).removeprefix("MIG") for v in value) if value else "-"
+    elif isinstance(value, list):
+        text = ",".join(str(v) for v in value) if value else "-"
+    elif col.field == "memoryGiB":
+        text = _gib(value)
+    elif col.field == "ga" and row.get("planned"):
+        text = f"{value} (planned)"
+    else:
+        text = str(value)
+    if col.unverified and col.unverified in (row.get("unverified") or ()):
+        text += "*"
+    return text
+
+
+def _fit(cols: tuple[Column, ...], cells: list[list[str]], width: int | None) -> tuple[list[int], list[str]]:
+    """The columns to show (indexes) so the table fits ``width`` (None: no limit), and those left out."""
+    widths = [max([len(c.header)] + [len(r[i]) for r in cells]) for i, c in enumerate(cols)]
+    shown = list(range(len(cols)))
+    order = sorted((c.drop, i) for i, c in enumerate(cols) if c.drop)
+
+    def total(idx: list[int]) -> int:
+        return sum(widths[i] for i in idx) + 2 * (len(idx) - 1)
+
+    dropped: list[int] = []
+    while width is not None and total(shown) > width and order:
+        _, i = order.pop(0)
+        shown.remove(i)
+        dropped.append(i)
+    for i in reversed(dropped):  # a column left out early may fit again once a wider one is out
+        if total(sorted([*shown, i])) <= width:  # type: ignore[operator]
+            shown = sorted([*shown, i])
+    return shown, [cols[i].header for i in dropped if i not in shown]
+
+
+def table_lines(name: str, rows: list[dict[str, Any]], width: int | None) -> tuple[list[str], list[str]]:
+    """A section as plain aligned lines (header first) and the headers left out to fit ``width``."""
+    cols = _TEXT[name]
+    cells = [[_cell(c, r) for c in cols] for r in rows]
+    shown, left_out = _fit(cols, cells, width)
+    widths = {i: max([len(cols[i].header)] + [len(r[i]) for r in cells]) for i in shown}
+
+    def line(values: list[str]) -> str:
+        parts = [values[i].rjust(widths[i]) if cols[i].right else values[i].ljust(widths[i]) for i in shown]
+        return "  ".join(parts).rstrip()
+
+    return [line([c.header for c in cols])] + [line(r) for r in cells], left_out
 
 def register(app: typer.Typer) -> None:
-    @app.command("catalog")
+    @app.command("catalog", short_help="What gpupool knows: sizes, OS SKUs, GPUs, versions, sources.")
     @guard
     def catalog_cmd(
         show_sizes: bool = typer.Option(False, "--sizes", help="VM sizes."),
@@ -144,20 +259,36 @@ def register(app: typer.Typer) -> None:
         if output is Format.json:
             typer.echo(jsonout.dumps(data))
             return
-        from rich.markup import escape
-        from rich.table import Table
+        _print_text(data, sources)
 
-        from gpupool.report.text import console
 
-        con = console()
-        for name, rows in data.items():
-            cols = _COLUMNS[name] + (("source",) if sources else ())
-            table = Table(title=f"{name} ({len(rows)})", title_justify="left")
-            for c in cols:
-                table.add_column(c, overflow="fold", no_wrap=c == cols[0])
-            for r in rows:
-                cells = [escape(_cell(r[c])) for c in cols]
-                if name == "sizes" and r["unverified"]:
-                    cells[0] += escape(f" [unverified: {', '.join(r['unverified'])}]")
-                table.add_row(*cells)
-            con.print(table)
+def _print_text(data: dict[str, list[dict[str, Any]]], sources: bool) -> None:
+    import textwrap
+
+    from gpupool.report.text import NO_WRAP_WIDTH, console
+
+    con = console()
+    width = con.width if con.is_terminal and con.width < NO_WRAP_WIDTH else None
+    for n, (name, rows) in enumerate(data.items()):
+        if n:
+            con.print()
+        con.print(f"{name} ({len(rows)})", style="bold", markup=False)
+        lines, left_out = table_lines(name, rows, width)
+        con.print(lines[0], style="bold", markup=False)
+        for row, text in zip(rows, lines[1:], strict=True):
+            con.print(text, markup=False)
+            if sources:
+                src = f"source: {row['source']}"
+                if width:
+                    src = textwrap.fill(src, width, initial_indent="    ", subsequent_indent="      ")
+                else:
+                    src = "    " + src
+                con.print(src, markup=False)
+        if any(r.get("unverified") for r in rows):
+            con.print(UNVERIFIED_NOTE, markup=False)
+        if left_out:
+            con.print(
+                f"(left out to fit {width} columns: {', '.join(left_out)}; a wider terminal, a pipe or "
+                "-o json shows every column)",
+                markup=False,
+            )

@@ -62,7 +62,7 @@ def register(app: typer.Typer) -> None:
     def check(
         specs: list[str] = typer.Argument(
             ...,
-            metavar="SPEC",
+            metavar="SPEC...",
             help="Pool spec files (apiVersion gpupool/v1, kind GpuNodePool or NodePool); '-' reads stdin. "
             "All files are checked together, so cross-pool rules see every pool.",
             show_default=False,

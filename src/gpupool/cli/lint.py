@@ -28,7 +28,9 @@ def register(app: typer.Typer) -> None:
         paths: list[str] = typer.Argument(
             None, metavar="PATHS...", help="Files, directories, or - for stdin."
         ),
-        pool: list[Path] = typer.Option(None, "--pool", "-p", help="Pool spec file (repeatable)."),
+        pool: list[Path] = typer.Option(
+            None, "--pool", "-p", help="Pool spec file or directory of specs (repeatable)."
+        ),
         kubernetes_version: str = typer.Option(
             None,
             "--kubernetes-version",
@@ -83,7 +85,7 @@ def register(app: typer.Typer) -> None:
         from gpupool.lint.config import find_config, load_config
         from gpupool.lint.engine import LintOptions, lint_paths
         from gpupool.report import jsonout, junit, sarif, text
-        from gpupool.spec import load_pools
+        from gpupool.spec import load_many
 
         if not paths:
             raise InputError(None, None, "no input given", "pass files, directories, or - for standard input")
@@ -93,9 +95,7 @@ def register(app: typer.Typer) -> None:
         elif not no_config:
             found = find_config()
             cfg = load_config(found) if found else None
-        pools = []
-        for p in pool or []:
-            pools.extend(load_pools(p))
+        pools = load_many(pool or [])
         ignored = tuple(t.strip() for item in ignore or () for t in item.split(",") if t.strip())
         options = LintOptions(
             ignore=ignored,

@@ -66,8 +66,10 @@ def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
     new = typer.Typer(
         name="gpupool",
         help=(
-            "Design, check, render, lint, diff and simulate GPU node pools on Azure Kubernetes Service — "
-            "offline, before they cost GPU hours.\n\n"
+            "Get GPU node pools on Azure Kubernetes Service right before they cost GPU hours (check, plan, "
+            "render, lint, diff, simulate, preflight, report — offline), and find out why a GPU pod is "
+            "Pending on a running cluster (doctor: read-only, or from a snapshot).\n\n"
+            "Only doctor without --snapshot, --live and --fetch-prices touch a network.\n\n"
             "Start with: gpupool plan examples/t4-driver-only.yaml"
         ),
         cls=GpupoolGroup,

@@ -10,12 +10,12 @@ import typer
 from gpupool.cli.common import FailOn, Format, fail_on_option, guard
 
 
-def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
+def _print_text(plan, con, fail_on: FailOn = FailOn.error) -> None:  # type: ignore[no-untyped-def]
     from rich.markup import escape
     from rich.table import Table
 
     from gpupool.render import shell
-    from gpupool.report.text import heading, print_findings, summary_counts
+    from gpupool.report.text import heading, print_findings
 
     for pp in plan.pools:
         d = pp.to_dict()
@@ -59,10 +59,10 @@ def _print_text(plan, con) -> None:  # type: ignore[no-untyped-def]
     if plan.findings:
         con.print("[bold]Findings[/]")
         print_findings(plan.findings, con)
-    c = summary_counts(plan.findings)
-    con.print(
-        f"{len(plan.pools)} pool(s): {c['error']} error(s), {c['warning']} warning(s), {c['info']} info"
-    )
+    from gpupool.cli.check import summary_line
+
+    files = len({pp.pool.where.path for pp in plan.pools})
+    con.print(summary_line(plan.findings, len(plan.pools), files, 0, fail_on), markup=False)
     if not any(f.severity.value == "error" for f in plan.findings):
         con.print(
             "[dim]Next: gpupool render SPEC -o out/  (az script, ARM, Terraform, Kubernetes manifests)[/]"
@@ -115,5 +115,5 @@ def register(app: typer.Typer) -> None:
                 )
             )
         else:
-            _print_text(plan, console())
+            _print_text(plan, console(), fail_on)
         raise typer.Exit(exit_code(plan.findings, fail_on.severity))

@@ -28,15 +28,35 @@ HELP = "\n\n".join(
 )
 
 EPILOG = (
-    "Examples:  gpupool preflight pool.yaml --print-commands  |  gpupool preflight pool.yaml --from az-out/"
+    "Examples:  gpupool preflight pool.yaml --print-commands  |  "
+    "gpupool preflight pool.yaml --from preflight-inputs"
     "  |  gpupool preflight pool.yaml --live -o json"
 )
 
 
-def print_commands(pools, out_dir: str, location: str | None) -> str:  # type: ignore[no-untyped-def]
-    """The az commands that make preflight's input files, every value shell-quoted."""
+def print_commands(  # type: ignore[no-untyped-def]
+    pools, out_dir: str, location: str | None, specs: list[str] | None = None
+) -> str:
+    """The az commands that make preflight's input files, every value shell-quoted; the comment at the top
+    is the preflight command that reads them (the specs as given)."""
+    from gpupool.errors import InputError, safe_text
     from gpupool.preflight.inputs import facts
-    from gpupool.render.shell import quote
+    from gpupool.render.shell import quote as shell_quote
+
+    def quote(value: str) -> str:
+        """One shell word, quoted only where the shell needs it (shlex rules); never a control character."""
+        import shlex
+
+        try:
+            shell_quote(value)
+            return shlex.quote(value)
+        except ValueError:
+            raise InputError(
+                None,
+                None,
+                f"{safe_text(value, 80)}: a control character cannot go into the az commands",
+                "rename the file or folder",
+            ) from None
 
     names = facts()["files"]
     d = out_dir.rstrip("/") or "."
@@ -48,8 +68,10 @@ def print_commands(pools, out_dir: str, location: str | None) -> str:  # type: i
             base = f"{stem}-{suffix}.{ext}" if dot else f"{base}-{suffix}"
         return quote(f"{d}/{base}")
 
+    given = " ".join(quote(x) for x in specs) if specs else "SPEC"
     lines = [
-        "# gpupool preflight inputs (read-only az commands); then: gpupool preflight SPEC --from " + quote(d),
+        "# gpupool preflight inputs (read-only az commands); then: "
+        f"gpupool preflight {given} --from {quote(d)}",
         f"mkdir -p {quote(d)}",
     ]
     regions = {p.location for p in pools if p.location} or ({location} if location else set())
@@ -59,8 +81,6 @@ def print_commands(pools, out_dir: str, location: str | None) -> str:  # type: i
         suffix = name if many else ""
         lines.append(f"az aks show -g {quote(rg)} -n {quote(name)} -o json > {f('cluster', suffix)}")
     if len(regions) > 1:
-        from gpupool.errors import InputError
-
         raise InputError(
             None,
             None,
@@ -83,11 +103,16 @@ def print_commands(pools, out_dir: str, location: str | None) -> str:  # type: i
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("preflight", help=HELP, epilog=EPILOG)
+    @app.command(
+        "preflight",
+        help=HELP,
+        epilog=EPILOG,
+        short_help="Can the pools be created here, now? (region, quota, versions)",
+    )
     @guard
     def preflight(
         specs: list[str] = typer.Argument(
-            ..., metavar="SPEC", help="Pool spec files or directories; - is stdin.", show_default=False
+            ..., metavar="SPEC...", help="Pool spec files or directories; - is stdin.", show_default=False
         ),
         from_dir: str | None = typer.Option(
             None,
@@ -118,7 +143,9 @@ def register(app: typer.Typer) -> None:
         subscription: str | None = typer.Option(
             None, "--subscription", help="Subscription ID for --live (default: AZURE_SUBSCRIPTION_ID)."
         ),
-        timeout: float = typer.Option(30.0, "--timeout", help="Seconds per Azure request with --live."),
+        timeout: float = typer.Option(
+            30.0, "--timeout", min=0.1, max=3600, help="Seconds per Azure request with --live."
+        ),
         output: Format = typer.Option(Format.text, "-o", "--output", help="text, or json (versioned)."),
         ignore: list[str] = typer.Option(
             [], "--ignore", metavar="RULE", help="Skip a rule (ID or name).", show_default=False
@@ -130,7 +157,7 @@ def register(app: typer.Typer) -> None:
 
         pools = load_many(specs)
         if commands:
-            typer.echo(print_commands(pools, from_dir or "preflight-inputs", location), nl=False)
+            typer.echo(print_commands(pools, from_dir or "preflight-inputs", location, specs), nl=False)
             return
         if live:
             if any((from_dir, skus, usage, versions, cluster)):

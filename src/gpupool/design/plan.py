@@ -91,6 +91,10 @@ def _spec_value(pool: PoolSpec, fld: str) -> str:
         "gpu.migStrategy": g.effective_mig_strategy,
         "maxPods": str(pool.max_pods) if pool.max_pods else "AKS default",
         "zones": ",".join(pool.zones) if pool.zones else "none (regional)",
+        "spotMaxPrice": (
+            "-1 (up to the on-demand price)" if pool.spot_max_price == -1 else f"{pool.spot_max_price:g}"
+        ),
+        "evictionPolicy": pool.eviction_policy,
     }
     return values.get(fld, "")
 
@@ -106,6 +110,8 @@ def final_settings(pool: PoolSpec) -> list[FinalSetting]:
             continue
         if fld.startswith("gpu.") and not pool.is_gpu_pool:
             continue
+        if fld in ("spotMaxPrice", "evictionPolicy") and pool.priority != "Spot":
+            continue  # Spot-only settings: nothing to fix on a Regular pool
         if fld == "gpu.migStrategy":
             rule = table.rule(fld, "managed" if pool.gpu_settings.managed else "plugin")
         elif fld == "osSku":

@@ -31,7 +31,9 @@ class QuotaNeed:
 
     counter: str  # name.value in list-usage (a family, cores, lowPriorityCores)
     vcpus: int
-    pools: tuple[str, ...]  # "gpunp (4 nodes x 8 vCPUs + 1 surge)"
+    pools: tuple[str, ...]  # "gpunp (4 nodes + 1 surge) x 8 vCPUs"
+    shares: tuple[dict[str, Any], ...] = ()  # the same per pool: pool, nodes, surge, vcpusPerNode, vcpus
+    first: PoolSpec | None = None  # the pool the finding is reported on (pool names may repeat across files)
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,14 @@ def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
     base = []
     for p in pools:
         cluster = inputs.cluster(p.cluster_name)
+        if cluster and cluster.location and p.location and norm(cluster.location) != norm(p.location):
+            raise InputError(
+                p.where.path,
+                p.where.line_of("location", "name"),
+                f"pool {p.name} names {p.location}, but cluster {cluster.name} ({cluster.path}) is in "
+                f"{cluster.location}: a node pool is always in its cluster's region",
+                f"write location: {cluster.location}, or give the az aks show output of the pool's cluster",
+            )
         region = _region(p, cluster, inputs)
         if (
             inputs.skus is not None
@@ -139,22 +149,29 @@ def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
         base.append((p, cluster, sku, size, vcpus, family_name, nodes, surge_nodes(nodes) if nodes else 0))
     needs: dict[str, QuotaNeed] = {}
 
-    def add(counter: str, vcpus: int, why: str) -> None:
+    def add(counter: str, vcpus: int, why: str, share: dict[str, Any], pool: PoolSpec) -> None:
         k = norm(counter)
         old = needs.get(k)
-        needs[k] = QuotaNeed(counter, (old.vcpus if old else 0) + vcpus, (*(old.pools if old else ()), why))
+        needs[k] = QuotaNeed(
+            counter,
+            (old.vcpus if old else 0) + vcpus,
+            (*(old.pools if old else ()), why),
+            (*(old.shares if old else ()), share),
+            old.first if old else pool,
+        )
 
     for p, _c, _s, _z, vcpus, fam, nodes, surge in base:
         if not vcpus or not nodes:
             continue
         total = (nodes + surge) * vcpus
-        why = f"{p.name} ({nodes} nodes + {surge} surge) x {vcpus} vCPUs"
+        why = f"{p.name} ({nodes} node{'' if nodes == 1 else 's'} + {surge} surge) x {vcpus} vCPUs"
+        share = {"pool": p.name, "nodes": nodes, "surge": surge, "vcpusPerNode": vcpus, "vcpus": total}
         if p.priority == "Spot":
-            add(q["spot"], total, why)
+            add(q["spot"], total, why, share, p)
         else:
-            add(q["regional"], total, why)
+            add(q["regional"], total, why, share, p)
             if fam:
-                add(fam, total, why)
+                add(fam, total, why, share, p)
     by_cluster: dict[str, list[str]] = {}
     for p in pools:
         by_cluster.setdefault(p.cluster_name.lower(), []).append(p.name)
@@ -188,7 +205,9 @@ def _skipped(inputs: Inputs, pools: list[PoolSpec]) -> list[str]:
         out.append("Kubernetes versions offered in the region (no az aks get-versions output)")
     missing = sorted({p.cluster_name for p in pools if inputs.cluster(p.cluster_name) is None})
     if missing:
-        out.append(f"cluster version and network (no az aks show output for {', '.join(missing)})")
+        given = sorted(c.name for c in inputs.clusters.values())
+        have = f"; the az aks show output given is for {', '.join(given)}" if given else ""
+        out.append(f"cluster version and network (no az aks show output for {', '.join(missing)}{have})")
     if inputs.az_version is None:
         out.append("Azure CLI and aks-preview versions (no az version output)")
     return out
@@ -211,7 +230,7 @@ def run(pools: list[PoolSpec], inputs: Inputs) -> Result:
                     "need": need.vcpus,
                     "used": row.current if row else None,
                     "limit": row.limit if row else None,
-                    "pools": list(need.pools),
+                    "pools": [dict(x) for x in need.shares],
                 }
             )
     findings = sorted(findings, key=sort_key)

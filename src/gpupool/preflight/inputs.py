@@ -54,11 +54,17 @@ def read_json(path: str | Path, what: str) -> Any:
             text = sys.stdin.read()
         else:
             p = Path(path)
-            if not p.is_file():
-                raise InputError(name, None, "no such file", f"make it with: {what}")
-            if p.stat().st_size > MAX_BYTES:
-                raise InputError(name, None, f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
-            text = p.read_text(encoding="utf-8-sig")
+            if not p.exists() or p.is_dir():
+                problem = "a directory, not a file" if p.is_dir() else "no such file"
+                raise InputError(name, None, problem, f"make it with: {what}")
+            too_big = InputError(name, None, f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
+            if p.is_file() and p.stat().st_size > MAX_BYTES:
+                raise too_big
+            with p.open("rb") as fh:  # a pipe too: --skus <(az vm list-skus ...)
+                data = fh.read(MAX_BYTES + 1)
+            if len(data) > MAX_BYTES:
+                raise too_big
+            text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(name, None, "not UTF-8 text", f"expected the JSON that `{what}` prints") from None
     except OSError as e:

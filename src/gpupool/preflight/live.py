@@ -13,7 +13,9 @@ Every failure is one line (InputError): missing extra, no subscription, authenti
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 from typing import Any
 
 from gpupool.errors import InputError, safe_text
@@ -22,6 +24,8 @@ from gpupool.preflight.model import Cluster, Inputs
 from gpupool.spec.model import PoolSpec
 
 PIP = "pip install 'gpupool[azure]'"
+_GUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_REGION = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ]{0,39}")  # goes into an OData $filter: no quotes
 ENDPOINT_ENV = "GPUPOOL_ARM_ENDPOINT"  # another ARM endpoint (sovereign clouds, tests' loopback stub)
 
 
@@ -128,6 +132,15 @@ def load_live(
             "--live needs a subscription ID",
             "pass --subscription ID or set AZURE_SUBSCRIPTION_ID (az account show --query id -o tsv)",
         )
+    if not _GUID.fullmatch(sub.strip()):
+        raise InputError(
+            None,
+            None,
+            f"--live: subscription {safe_text(sub, 60)!r} is not a subscription ID (a GUID)",
+            "az account show --query id -o tsv",
+        )
+    sub = sub.strip()
+    _quiet_sdk_logs()
     endpoint = (base_url or os.environ.get(ENDPOINT_ENV) or "https://management.azure.com").rstrip("/")
     loopback = endpoint.startswith(("http://127.0.0.1", "http://localhost", "http://[::1]"))
     if endpoint.startswith("http://") and not loopback:
@@ -158,6 +171,10 @@ def load_live(
             "--live: the specs and clusters name several regions or none",
             "pass --location REGION (one region per run)",
         )
+    if not _REGION.fullmatch(region):
+        raise InputError(
+            None, None, f"--live: {safe_text(region, 60)!r} is not an Azure region name", "e.g. eastus"
+        )
     where = f"{endpoint} ({region})"
     skus = call("resource SKUs", compute.resource_skus.list, filter=f"location eq '{region}'", **per_call)
     usage = call("compute usage", compute.usage.list, region, **per_call)
@@ -176,3 +193,14 @@ def load_live(
 def _scope(endpoint: str) -> str:
     """The token audience: the public ARM endpoint for loopback test stubs, else the endpoint itself."""
     return "https://management.azure.com" if endpoint.startswith("http://") else endpoint
+
+
+def _quiet_sdk_logs() -> None:
+    """The Azure SDK logs each failed credential as multi-line warnings on stderr; gpupool reports one line
+    (the InputError). GPUPOOL_DEBUG=1 keeps the SDK's logs."""
+    if os.environ.get("GPUPOOL_DEBUG"):
+        return
+    log = logging.getLogger("azure")
+    if not any(isinstance(h, logging.NullHandler) for h in log.handlers):
+        log.addHandler(logging.NullHandler())
+    log.propagate = False

@@ -52,3 +52,29 @@ def operator_pool(pool: PoolSpec, size: catalog.VmSize | None) -> bool:
         and g.driver == "None"
         and not g.managed
     )
+
+
+def other_os_skus(pool: PoolSpec, instead_of: str, limit: int = 2) -> list[str]:
+    """OS SKUs to suggest instead of ``instead_of``: the same OS type (Windows stays Windows), not retired
+    today, with GPU support on a GPU pool, allowing the spec's Kubernetes version; catalog order."""
+    import datetime as dt
+
+    from gpupool.catalog.aks import today
+
+    this = catalog.os_skus().get(instead_of)
+    os_type = this.os_type if this else pool.os_type
+    have = k8s_minor(pool.kubernetes_version)
+    out = []
+    for o in catalog.os_skus().values():
+        if o.name == instead_of or o.os_type != os_type:
+            continue
+        if o.retired and dt.date.fromisoformat(o.retired) <= today():
+            continue
+        if pool.is_gpu_pool and o.gpu == "unsupported":
+            continue
+        if have and o.kubernetes:
+            lo, hi = (k8s_minor(x) for x in o.kubernetes)
+            if (lo and have < lo) or (hi and have > hi):
+                continue
+        out.append(o.name)
+    return out[:limit]

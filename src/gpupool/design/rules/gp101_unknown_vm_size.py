@@ -10,7 +10,9 @@ no list of supported GPU sizes, and sizes outside its internal list get no GPU s
 
 Fix: correct the name, or confirm the size exists in your region with
 ``az vm list-skus --location <region> --size <name> -o table`` (and, with aks-preview,
-``az aks list-vm-skus --location <region>``). A warning, not an error: the catalog may lag Azure.
+``az aks list-vm-skus --location <region>``), then pass that list-skus output with ``--skus FILE`` so
+check, plan and simulate use its vCPUs, memory and GPUs (GP141 notes what stays unknown). On a GpuNodePool
+only GPU sizes are suggested. A warning, not an error: the catalog may lag Azure.
 
 Source: gpupool catalog (catalog/data/vm_sizes.yaml, as of 2026-08-21); MicrosoftDocs/azure-aks-docs
 articles/aks/use-nvidia-gpu.md and aks-list-skus.md (no published list of supported GPU sizes,
@@ -53,19 +55,25 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
         return
     if not pool.is_gpu_pool and not pool.vm_size.lower().startswith("standard_n"):
         return  # general-purpose sizes gpupool does not track are fine in a NodePool
-    close = catalog.close_vm_sizes(pool.vm_size)
+    close = catalog.close_vm_sizes(pool.vm_size, n=10)
+    if pool.is_gpu_pool:  # a GPU pool is never meant to get a general-purpose size
+        close = [c for c in close if catalog.vm_sizes()[c].is_gpu]
+    close = close[:3]
     as_of = catalog.recommended_minimum()[2]
+    skus = (
+        f"pass --skus FILE (az vm list-skus -l REGION --size {pool.vm_size} --all -o json) so its vCPUs, "
+        "memory and GPUs are known"
+    )
     msg = (
         f'vmSize "{pool.vm_size}" is not in gpupool\'s VM size catalog: its GPU count, driver and AKS '
         "support are unknown"
     )
     if close:
         msg += f"; {did_you_mean(close)}"
-        fix = f"write vmSize: {close[0]} if that is what you meant"
+        fix = f"write vmSize: {close[0]} if that is what you meant; if the name is right, {skus}"
     else:
         fix = (
             f"check the name with `az vm list-skus --location <region> --size {pool.vm_size} -o table`; "
-            f"if the size is newer than gpupool's catalog (sizes as of {as_of}), add it to "
-            "catalog/data/vm_sizes.yaml with its source"
+            f"if the size is newer than gpupool's catalog (sizes as of {as_of}), {skus}"
         )
     yield ctx.finding(ID, SEVERITY, msg, at=("vmSize",), fix=fix, candidates=close)

@@ -9,8 +9,8 @@ Why: AKS rejects an OS SKU outside its Kubernetes range (and moves ``Ubuntu`` fr
 1.35); a versioned OS SKU at the end of its range blocks the next Kubernetes upgrade. Ubuntu 22.04
 support ends 2027-06-30.
 
-Fix: pick an OS SKU that matches the version (``Ubuntu`` follows AKS's default), or change
-``kubernetesVersion``.
+Fix: pick an OS SKU that matches the version (``Ubuntu`` follows AKS's default; a Windows pool gets the
+Windows SKUs that allow the version), or change ``kubernetesVersion``.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/upgrade-os-version.md,
 includes/ubuntu-22-04-retirement.md, includes/windows-server-2019-retirement.md (commit fb060abe6a8f);
@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from gpupool.design.rules._common import k8s_minor
+from gpupool.design.rules._common import k8s_minor, other_os_skus
 from gpupool.findings import Finding, Severity
 
 if TYPE_CHECKING:
@@ -67,6 +67,16 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
         f"osSku {pool.os_sku} is available on Kubernetes {span} only; kubernetesVersion is "
         f"{pool.kubernetes_version}",
         at=("osSku", "kubernetesVersion"),
-        fix=f"use osSku: Ubuntu (AKS picks the Ubuntu release for the version), or set kubernetesVersion "
-        f"within {span}",
+        fix=_fix(pool, span),
+    )
+
+
+def _fix(pool: PoolSpec, span: str) -> str:
+    if pool.is_windows:  # a Windows workload needs a Windows node: never suggest Ubuntu
+        others = other_os_skus(pool, pool.os_sku)
+        first = f"use osSku: {' or '.join(others)}, or " if others else ""
+        return f"{first}set kubernetesVersion within {span}"
+    return (
+        "use osSku: Ubuntu (AKS picks the Ubuntu release for the version), or set kubernetesVersion "
+        f"within {span}"
     )

@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from gpupool.catalog.aks import today
+from gpupool.design.rules._common import other_os_skus
 from gpupool.findings import Finding, Severity
 
 if TYPE_CHECKING:
@@ -51,7 +52,8 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
     if os_ is None or not os_.retired:
         return
     date = dt.date.fromisoformat(os_.retired)
-    fix = "use osSku: Windows2022 or Windows2025" if pool.is_windows else "use a supported OS SKU"
+    others = other_os_skus(pool, os_.name)
+    fix = f"use osSku: {' or '.join(others)}" if others else "use a supported OS SKU"
     if today() >= date:
         yield ctx.finding(
             ID,
@@ -72,3 +74,4 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
             retired=os_.retired,
             source=os_.source,
         )
+

@@ -3,10 +3,12 @@
 What it checks: the minor of ``spec.kubernetesVersion`` against AKS's calendar and today's date.
 Past end of life (community support) but within long-term support (LTS, Premium tier): warning, with
 both dates. Past end of life, only platform support left (N-3): warning. Past end of life and past LTS
-and platform support: error. Not yet GA (preview on AKS): info.
+and platform support: error (a warning when the version's dates are ones the calendar only plans).
+Not yet GA (preview on AKS): info.
 
 Why: after end of life AKS no longer patches the version; new clusters cannot use it, and node pools
-get only platform support. LTS needs the Premium tier and ``--enable-lts``.
+get only platform support. LTS needs the Premium tier and the LTS support plan
+(``az aks update --tier premium --k8s-support-plan AKSLongTermSupport``).
 
 Fix: use a supported version (``az aks get-versions -l REGION``); upgrade the cluster first if the pool
 follows it.
@@ -14,7 +16,7 @@ follows it.
 Source: MicrosoftDocs/azure-aks-docs articles/aks/supported-kubernetes-versions.md (release calendar:
 1.33 EOL Jul 2026, 1.34 EOL Nov 2026, 1.35 EOL Mar 2027, 1.36 EOL Jun 2027, 1.37 EOL Oct 2027; LTS
 table) @fb060abe6a8f; as of 2026-08-21 (re-checked 2026-12-03; nothing newer was reachable). "Today"
-is the UTC date, or ``GPUPOOL_TODAY`` when set.
+is the UTC date, or ``GPUPOOL_TODAY`` (YYYY-MM-DD) when set; another value is bad input (exit 2).
 
 Failing example (on 2026-12-03)::
 
@@ -77,7 +79,7 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
             f"kubernetesVersion {k} reached end of life on {v.eol}; supported only with LTS (Premium) until "
             f"{v.lts_eol}",
             at=("kubernetesVersion",),
-            fix=fix + ", or enable LTS (--tier premium --k8s-support-plan AKSLongTermSupport)",
+            fix=fix + ", or enable LTS (az aks update --tier premium --k8s-support-plan AKSLongTermSupport)",
             **extra,
         )
     elif status == "platform":
@@ -92,10 +94,12 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
         )
     else:
         lts = f", LTS ended {v.lts_eol}" if v.lts_eol else ""
+        # a date AKS's calendar only plans is an estimate: never an error on its own
+        planned = f"; planned dates of AKS's calendar as of {v.as_of}" if v.planned else ""
         yield ctx.finding(
             ID,
-            SEVERITY,
-            f"kubernetesVersion {k} is out of AKS support (end of life {v.eol}{lts})",
+            Severity.WARNING if v.planned else SEVERITY,
+            f"kubernetesVersion {k} is out of AKS support (end of life {v.eol}{lts}{planned})",
             at=("kubernetesVersion",),
             fix=fix,
             **extra,

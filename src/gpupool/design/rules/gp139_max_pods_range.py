@@ -67,9 +67,10 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding(
             ID,
             SEVERITY,
-            f"maxPods {pool.max_pods} x {nodes} node(s) leaves room for {pool.max_pods * nodes} pods; AKS "
-            f"needs room for {m.min_pods_per_pool} in every pool",
+            f"maxPods {pool.max_pods} x {nodes} node{'' if nodes == 1 else 's'} leaves room for "
+            f"{pool.max_pods * nodes} pods; AKS needs room for {m.min_pods_per_pool} in every pool",
             at=("maxPods",),
-            fix=f"use at least {need} nodes, or maxPods >= {m.min_pods_per_pool}",
+            fix=f"set {'autoscaler.minCount' if pool.autoscaler else 'nodeCount'}: {need} or more, or "
+            f"maxPods: {m.min_pods_per_pool} or more",
             minimum=m.min_pods_per_pool,
         )

@@ -46,7 +46,7 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
     size = ctx.size
     if size is None or size.origin != "list-skus":
         return
-    gpus = f", {size.gpu_devices} GPU(s)" if size.is_gpu else ""
+    gpus = f", {size.gpus_text()} GPU{'' if size.gpus == 1 else 's'}" if size.is_gpu else ""
     yield ctx.finding(
         ID,
         SEVERITY if size.is_gpu else Severity.INFO,

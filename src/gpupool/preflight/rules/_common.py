@@ -36,7 +36,7 @@ def quota_check(ctx, rule: str, severity, counter: str | None, what: str):  # ty
     if usage is None or counter is None:
         return
     need = ctx.needs.get(norm(counter))
-    if need is None or not need.pools[0].startswith(f"{ctx.pool.name} ("):
+    if need is None or need.first is not ctx.pool:
         return
     row = usage.get(counter)
     if row is None:
@@ -64,7 +64,8 @@ def quota_check(ctx, rule: str, severity, counter: str | None, what: str):  # ty
         f"{what} quota {row.local_name}: {row.free} of {row.limit} vCPUs free, {need.vcpus} needed "
         f"({'; '.join(need.pools)}): short by {short} vCPUs",
         at=("autoscaler.maxCount", "nodeCount", "vmSize"),
-        fix=f"request {row.current + need.vcpus} vCPUs for {row.name} (or lower maxCount)",
+        fix=f"raise the {row.name} quota limit to {row.current + need.vcpus} vCPUs (now {row.limit}; "
+        f"Azure portal: Quotas), or lower {'maxCount' if ctx.pool.autoscaler else 'nodeCount'}",
         counter=row.name,
         need=need.vcpus,
         free=row.free,

@@ -9,7 +9,8 @@ Why: AKS rolls versions out region by region and removes old ones; ``az aks node
 --kubernetes-version`` fails for a version the region does not list.
 
 Fix: use a version the region lists (``az aks get-versions -l REGION -o table``), or leave
-``kubernetesVersion`` out to follow the control plane.
+``kubernetesVersion`` out to follow the control plane. For a preview or LTS-only minor, the finding lists
+the GA minors under standard support (never the one written), or enable LTS on the cluster.
 
 Source: azure-cli 2.91.0 acs/custom.py aks_get_versions (``KubernetesVersionListResult``: values[].version,
 isPreview, capabilities.supportPlan, patchVersions); MicrosoftDocs/azure-aks-docs
@@ -77,13 +78,19 @@ def check(ctx: PoolContext) -> Iterator[Finding]:
             offered=list(row.patches),
         )
         return
+    standard = [
+        m
+        for m in offered
+        if not versions.minors[m].preview
+        and (not versions.minors[m].support_plans or "KubernetesOfficial" in versions.minors[m].support_plans)
+    ]
     if row.preview:
         yield ctx.finding(
             ID,
             Severity.WARNING,
             f"Kubernetes {minor} is preview in this region",
             at=("kubernetesVersion",),
-            fix=fix,
+            fix=f"use a GA version ({', '.join(standard)})" if standard else "use a GA version",
             version=version,
         )
     elif row.support_plans and "KubernetesOfficial" not in row.support_plans:
@@ -92,7 +99,8 @@ def check(ctx: PoolContext) -> Iterator[Finding]:
             Severity.WARNING,
             f"Kubernetes {minor} is offered only with {', '.join(row.support_plans)} (LTS, Premium tier)",
             at=("kubernetesVersion",),
-            fix=fix,
+            fix=(f"use a version under standard support ({', '.join(standard)}), or " if standard else "")
+            + "enable LTS (az aks update --tier premium --k8s-support-plan AKSLongTermSupport)",
             version=version,
             supportPlans=list(row.support_plans),
         )
