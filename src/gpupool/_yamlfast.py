@@ -333,7 +333,7 @@ def fast_documents(
         docs = _c_documents(text, path)
         if docs is not None:
             return docs
-    if _CBase is None or len(text) > _FAST_MAX_CHARS or "&" in text:
+    if _CBase is None or "&" in text:
         return None
     loader = _FastLoader(text)
     docs: list[yamlio.Document] = []
@@ -341,6 +341,8 @@ def fast_documents(
         index = 0
         while loader.check_node():
             node = loader.get_node()
+            if node.end_mark.index - node.start_mark.index > _FAST_MAX_CHARS:
+                raise _Fallback  # a document this long could pass yamlio's node limit: yamlio counts
             dups: list = []
             keep = None
             if lazy:
