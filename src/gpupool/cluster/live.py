@@ -14,15 +14,19 @@ from datetime import UTC, datetime
 from typing import Any
 
 from gpupool import __version__
-from gpupool.cluster import components
 from gpupool.cluster.snapshot import LogKey, Snapshot
 from gpupool.errors import InputError, safe_text
+from gpupool.k8s import gpustack
 from gpupool.k8s import nodes as kn
 
 PAGE_SIZE = 500
 MAX_PAGES = 10_000
 LOG_LINES = 200
 LOG_BYTES = 256 * 1024
+# GPU stack roles whose pod logs doctor reads (k8s.gpustack roles)
+LOG_ROLES = frozenset(
+    {gpustack.DEVICE_PLUGIN, gpustack.GFD, gpustack.DRIVER, gpustack.DCGM_EXPORTER, gpustack.VALIDATOR}
+)
 MAX_LOG_PODS = 60
 SYSTEM_NAMESPACES = ("kube-system",)
 
@@ -218,7 +222,7 @@ class LiveReader:
             node = (p.get("spec") or {}).get("nodeName")
             return (node not in suspect, ready, meta.get("namespace", ""), meta.get("name", ""))
 
-        chosen = sorted((p for p in pods if components.role(p) in components.LOG_ROLES), key=rank)
+        chosen = sorted((p for p in pods if gpustack.role(p) in LOG_ROLES), key=rank)
         if len(chosen) > MAX_LOG_PODS:
             self.notes.append(f"logs: read from the first {MAX_LOG_PODS} of {len(chosen)} GPU stack pods")
         for pod in chosen[:MAX_LOG_PODS]:
@@ -289,7 +293,7 @@ def gpu_namespaces(pods: list[dict], daemonsets: list[dict]) -> list[str]:
     """kube-system and every namespace a GPU stack Pod or DaemonSet runs in (where plugin configs live)."""
     found = set(SYSTEM_NAMESPACES)
     for obj in (*daemonsets, *pods):
-        if components.role(obj) is not None:
+        if gpustack.role(obj) is not None:
             ns = (obj.get("metadata") or {}).get("namespace")
             if isinstance(ns, str) and ns:
                 found.add(ns)

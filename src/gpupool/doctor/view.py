@@ -11,9 +11,9 @@ from typing import Any
 
 from gpupool import catalog
 from gpupool.cluster import LogKey, Snapshot
-from gpupool.cluster import components as comp
 from gpupool.design.node import GPU_RESOURCE, MIG_PREFIX, is_gpu_resource
 from gpupool.doctor import facts
+from gpupool.k8s import gpustack as comp
 from gpupool.k8s import nodes as kn
 from gpupool.k8s.resources import pod_requests
 from gpupool.spec.model import Taint

@@ -6,4 +6,5 @@
 - :mod:`taints`    taints vs tolerations, exactly as the scheduler matches them
 - :mod:`affinity`  nodeSelector and required node affinity against node labels
 - :mod:`nodes`     what a Node object says: pool, VM size, capacity/allocatable, taints, Ready
+- :mod:`gpustack`  which NVIDIA GPU stack part a pod spec, Pod or DaemonSet is (device plugin, GFD, driver...)
 """

@@ -193,7 +193,7 @@ class Linter:
         crd_paths = tuple(cfg.crds) + tuple(options.crds)
         self.crds: CrdSet = load_crds(crd_paths, self.strict) if crd_paths else CrdSet()
         self.pools = list(pools)
-        self.index = PoolIndex(self.pools)
+        self.index = PoolIndex(self.pools, options.kubernetes_version or cfg.kubernetes_version)
         self.levels = dict(cfg.levels)
         if self.reject_unknown:
             self.levels["GP208"] = Severity.ERROR

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpupool import catalog, yamlio
 from gpupool.design.node import (
@@ -40,6 +40,9 @@ from gpupool.k8s import affinity, resources, taints, workloads
 from gpupool.k8s.workloads import Workload
 from gpupool.lint.schema import format_path, safe
 from gpupool.spec.model import PoolSpec, Taint
+
+if TYPE_CHECKING:
+    from gpupool.simulate.facts import Messages
 
 __all__ = ["PoolFit", "PoolIndex", "PoolView", "WorkloadContext", "check_workload", "object_ref", "placement"]
 
@@ -131,8 +134,9 @@ class PoolView:
 class PoolIndex:
     """Pools prepared for placement checks (advertised resources, labels, taints), built once."""
 
-    def __init__(self, pools: Sequence[PoolSpec]) -> None:
+    def __init__(self, pools: Sequence[PoolSpec], kubernetes_version: str | None = None) -> None:
         self.pools = tuple(pools)
+        self.kubernetes_version = kubernetes_version  # the run's (lint -k, simulate's); None: see scheduler
         self.views = tuple(
             PoolView(
                 p,
@@ -152,6 +156,19 @@ class PoolIndex:
 
     def __len__(self) -> int:
         return len(self.views)
+
+    @cached_property
+    def scheduler(self) -> Messages:
+        """kube-scheduler's words for this run's version (simulate's message facts, chosen as simulate does:
+        the given version, else the newest a pool states, else the newest AKS supports)."""
+        from gpupool.simulate import facts
+
+        try:
+            stated = (p.kubernetes_version for p in self.pools)
+            version = facts.scheduler_version(self.kubernetes_version, stated)
+        except ValueError:  # reported where the version is read (lint's -k, the spec loader)
+            version = facts.newest_version()
+        return facts.messages(version)
 
     def __bool__(self) -> bool:
         return bool(self.views)

@@ -200,17 +200,9 @@ class Simulation:
     # ---- inputs -------------------------------------------------------------------------------------
 
     def _version(self) -> tuple[int, int, int]:
-        text = self.options.kubernetes_version
         try:
-            if text:
-                v = facts.parse_version(text)
-            else:
-                given = [
-                    facts.parse_version(p.kubernetes_version)
-                    for p in self.pools
-                    if p.kubernetes_version
-                ]
-                v = max(given) if given else facts.newest_version()
+            stated = (p.kubernetes_version for p in self.pools)
+            v = facts.scheduler_version(self.options.kubernetes_version, stated)
         except ValueError as e:
             raise InputError(None, None, f"--kubernetes-version: {e}") from None
         if v < facts.oldest_version():

@@ -99,6 +99,15 @@ def newest_version() -> tuple[int, int, int]:
     return parse_version(catalog.newest_kubernetes_version())
 
 
+def scheduler_version(explicit: str | None, pool_versions: Any = ()) -> tuple[int, int, int]:
+    """The version whose scheduler words a run quotes: the one given (``--kubernetes-version``), else the
+    newest a pool states, else :func:`newest_version`. Raises ValueError on a malformed version."""
+    if explicit:
+        return parse_version(explicit)
+    given = [parse_version(v) for v in pool_versions if v]
+    return max(given) if given else newest_version()
+
+
 def oldest_version() -> tuple[int, int, int]:
     return _from(_data("scheduler.yaml")["oldestVersion"])
 

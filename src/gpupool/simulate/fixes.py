@@ -19,8 +19,9 @@ from gpupool.spec.model import PoolSpec
 class LintFixes:
     """Lint's fixes per workload, against the simulated pools (the pool index is built once)."""
 
-    def __init__(self, pools: Sequence[PoolSpec]) -> None:
+    def __init__(self, pools: Sequence[PoolSpec], kubernetes_version: str | None = None) -> None:
         self.pools = tuple(pools)
+        self.kubernetes_version = kubernetes_version  # the simulated scheduler's: lint quotes its words
         self._index: Any = None
         self._cache: dict[int, list[dict[str, str]]] = {}
 
@@ -31,7 +32,7 @@ class LintFixes:
             from gpupool.lint.gpu import PoolIndex, check_workload
 
             if self._index is None:
-                self._index = PoolIndex(self.pools)
+                self._index = PoolIndex(self.pools, self.kubernetes_version)
             found = [
                 {"rule": f.rule, "severity": f.severity.value, "message": f.message, "fix": f.fix}
                 for f in check_workload(workload, self._index, path=path)

@@ -263,7 +263,7 @@ def build(
             firsts.append(pod)
         else:
             e.count += 1
-    fixes = LintFixes(sim.pools)
+    fixes = LintFixes(sim.pools, facts.version_text(sim.version))
     for e, pod in zip(groups.values(), firsts, strict=True):
         w = sim.workloads[pod.workload]
         if pod.status is None:

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gpupool.cluster import components as comp
 from gpupool.doctor.context import Context, finding, group_by_pool, node_list, pod_ref
 from gpupool.findings import Finding, Severity
+from gpupool.k8s import gpustack as comp
 
 ID = "GP640"
 NAME = "duplicate-gpu-driver"

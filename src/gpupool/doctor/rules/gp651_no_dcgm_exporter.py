@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gpupool.cluster import components as comp
 from gpupool.doctor.context import Context, finding, group_by_pool, plural
 from gpupool.findings import Finding, Severity
+from gpupool.k8s import gpustack as comp
 
 ID = "GP651"
 NAME = "no-dcgm-exporter"

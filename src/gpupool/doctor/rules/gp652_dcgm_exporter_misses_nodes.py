@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gpupool.cluster import components as comp
 from gpupool.doctor.context import (
     Context,
     ds_misses,
@@ -34,6 +33,7 @@ from gpupool.doctor.context import (
     tolerations_fix,
 )
 from gpupool.findings import Finding, Severity
+from gpupool.k8s import gpustack as comp
 
 ID = "GP652"
 NAME = "dcgm-exporter-misses-nodes"

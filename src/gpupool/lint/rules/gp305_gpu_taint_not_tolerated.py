@@ -16,12 +16,16 @@ What it checks
   judged here.
 
 Why
-  The pod stays Pending: ``0/3 nodes are available: 1 node(s) had untolerated taint {sku: gpu}, ...``; the
-  autoscaler will not add a node it could not use either.
+  The pod stays Pending: ``0/3 nodes are available: 1 node(s) had untolerated taint {sku: gpu}, ...``
+  (``... 1 node(s) had untolerated taint(s), ...`` from 1.34.2); the autoscaler will not add a node it could
+  not use either. The message quotes the scheduler in the words of the run's Kubernetes version (``-k``,
+  else the newest a pool states, else the newest AKS supports; simulate's message facts).
 
 Source
-  k8s.io/api core/v1 ``Toleration.ToleratesTaint``; AKS Spot taint: MicrosoftDocs/azure-aks-docs
-  ``spot-node-pool.md``; the design notes' example uses ``sku=gpu:NoSchedule``.
+  k8s.io/api core/v1 ``Toleration.ToleratesTaint``; scheduler wording by version:
+  ``simulate/data/scheduler.yaml`` (kubernetes/kubernetes#109119, #134740, checked 2026-08-21); AKS Spot
+  taint: MicrosoftDocs/azure-aks-docs ``spot-node-pool.md``; the design notes' example uses
+  ``sku=gpu:NoSchedule``.
 
 Fix
   Add the toleration printed in the fix line.
@@ -62,10 +66,6 @@ SEVERITY = Severity.ERROR
 SUMMARY = "The GPU pod does not tolerate a NoSchedule/NoExecute taint of any pool that offers its GPUs."
 
 
-def _taint_text(t) -> str:
-    return f"{{{t.key}: {t.value}}}" if t.value else f"{{{t.key}: }}"
-
-
 def check(ctx: WorkloadContext) -> Iterator[Finding]:
     if not ctx.requests or not ctx.views:
         return
@@ -78,10 +78,11 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
         taints = ", ".join(str(t) for t in f.untolerated)
         parts.append(f"{taints} of pool {f.view.name}")
     best = min(candidates, key=lambda f: len(f.untolerated))
-    shown = ", ".join(_taint_text(t) for t in best.untolerated)
+    first = best.untolerated[0]  # the scheduler names a node's first untolerated taint (before 1.34.2)
+    said = ctx.index.scheduler.taint(first.key, first.value)
     msg = (
         f"requests {wanted} but does not tolerate taint {'; '.join(parts)}: the pod stays Pending "
-        f'("node(s) had untolerated taint {shown}")'
+        f'("{said}")'
     )
     fix = "add to the pod's tolerations: " + "; ".join(format_toleration(t) for t in best.untolerated)
     yield ctx.finding(ID, SEVERITY, msg, ctx.spec_key("tolerations"), fix=fix, pool=best.view.name)

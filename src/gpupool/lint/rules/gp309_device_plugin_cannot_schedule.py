@@ -41,8 +41,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from gpupool.findings import Finding, Severity
+from gpupool.k8s.gpustack import classify, image_name
 from gpupool.k8s.taints import format_toleration
-from gpupool.lint.components import classify, image_name
 
 if TYPE_CHECKING:
     from gpupool.lint.gpu import WorkloadContext
