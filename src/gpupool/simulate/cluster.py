@@ -178,6 +178,9 @@ class Cluster(SpreadScoring):
         self.names = registry.names
         self.width = len(registry.names)
         self._states: dict[tuple, State] = {}
+        # (tolerations, nodeSelector, affinity) as text -> the pools a shape with them passes statically;
+        # many workloads share these while each is its own shape (the pools' taints and labels are fixed)
+        self._static_pools: dict[str, list[PoolState]] = {}
         self.empty = self._intern(0, 0, ())
         self.pools = [
             PoolState(i, spec, shape, registry.vector(shape.allocatable), cordoned)
@@ -397,6 +400,19 @@ class Cluster(SpreadScoring):
         shape.cache[key] = reason
         return reason
 
+    def static_pools(self, shape: Shape) -> list[PoolState]:
+        """The pools whose nodes pass :meth:`static` for a shape that does not vary by node."""
+        key = shape.cache.get("static-key")
+        if key is None:
+            spec = shape.pod_spec
+            key = shape.cache["static-key"] = repr(
+                (shape.tolerations, spec.get("nodeSelector"), spec.get("affinity"))
+            )
+        found = self._static_pools.get(key)
+        if found is None:
+            found = self._static_pools[key] = [p for p in self.pools if self.static(shape, p) is None]
+        return found
+
     def static_node(self, shape: Shape, nid: int) -> str | None:
         pool = self.pools[self.node_pool[nid]]
         if not shape.varying:
@@ -530,8 +546,8 @@ class Cluster(SpreadScoring):
 
     def _select_fast(self, shape: Shape) -> int | None:
         found = []
-        for pool in self.pools:
-            if not pool.buckets or self.static(shape, pool) is not None:
+        for pool in self.static_pools(shape):
+            if not pool.buckets:
                 continue
             score, states = self._pool_best(pool, shape)
             if score >= 0:

@@ -96,8 +96,8 @@ class SpreadScoring:
         assert owner is not None
         found = []  # (pool, [(bucket of one zone, zone, base, count)])
         feasible = 0
-        for pool in self.pools:
-            if not pool.buckets or self.static(shape, pool) is not None:
+        for pool in self.static_pools(shape):
+            if not pool.buckets:
                 continue
             cached = pool.spread_cache.get(shape.id)
             if cached is None or cached[0] != pool.version:
