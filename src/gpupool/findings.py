@@ -59,6 +59,25 @@ class Finding:
         return d
 
 
+def about_pool(
+    pool: Any, rule: str, severity: Severity, message: str, at: Any = (), fix: str | None = None, **extra: Any
+) -> Finding:
+    """A finding about a pool spec, at the first field of ``at`` the spec gave (else its document).
+
+    The one builder for the rule families that judge pool specs (design GP1xx, preflight GP7xx).
+    """
+    return Finding(
+        rule=rule,
+        severity=severity,
+        message=message,
+        path=pool.where.path,
+        line=pool.where.line_of(*at),
+        object=pool.label,
+        fix=fix,
+        extra=dict(extra),
+    )
+
+
 def sort_key(f: Finding) -> tuple:
     return (f.path or "", f.line or 0, f.column or 0, f.rule, f.message)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpupool import catalog
-from gpupool.findings import Finding, Severity, sort_key
+from gpupool.findings import Finding, Severity, about_pool, sort_key
 from gpupool.rules import RuleInfo, family
 from gpupool.spec.model import PoolSpec
 
@@ -65,17 +65,7 @@ class CheckContext:
         **extra: Any,
     ) -> Finding:
         """A finding about this pool, at the first field of ``at`` the spec gave (else its document)."""
-        p = self.pool
-        return Finding(
-            rule=rule,
-            severity=severity,
-            message=message,
-            path=p.where.path,
-            line=p.where.line_of(*at),
-            object=p.label,
-            fix=fix,
-            extra=dict(extra),
-        )
+        return about_pool(self.pool, rule, severity, message, at, fix, **extra)
 
 
 def design_rules() -> tuple[RuleInfo, ...]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from gpupool import catalog
 from gpupool.errors import InputError
-from gpupool.findings import Finding, Severity, sort_key
+from gpupool.findings import Finding, Severity, about_pool, sort_key
 from gpupool.preflight.inputs import facts
 from gpupool.preflight.model import Cluster, Inputs, Sku, norm
 from gpupool.rules import RuleInfo, family
@@ -72,17 +72,7 @@ class PoolContext:
         fix: str | None = None,
         **extra: Any,
     ) -> Finding:
-        p = self.pool
-        return Finding(
-            rule=rule,
-            severity=severity,
-            message=message,
-            path=p.where.path,
-            line=p.where.line_of(*at),
-            object=p.label,
-            fix=fix,
-            extra=dict(extra),
-        )
+        return about_pool(self.pool, rule, severity, message, at, fix, **extra)
 
 
 @dataclass
