@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 from gpupool.findings import Finding, Severity
 from gpupool.k8s.gpustack import classify, image_name
-from gpupool.k8s.taints import format_toleration
+from gpupool.lint.rules._stack_daemonset import reach_findings
 
 if TYPE_CHECKING:
     from gpupool.lint.gpu import WorkloadContext
@@ -63,31 +63,13 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
     comp = classify(c for p, c in ctx.containers() if p[-2] == "containers")
     if comp is None or comp.id != "device-plugin":
         return  # GPU Feature Discovery runs from the same image: GP312 judges it
-    needing = [f for f in ctx.fits if f.view.plugin == "self-managed"]
-    selected = [f for f in needing if f.selector_ok]
-    scoped_elsewhere = any(f.selector_ok and f.view.is_gpu for f in ctx.fits)  # e.g. the Operator's own
-    if needing and not selected and not scoped_elsewhere:
-        names = ", ".join(f.view.describe() for f in needing)
-        yield ctx.finding(
-            ID,
-            SEVERITY,
-            f"device plugin DaemonSet: its nodeSelector/required node affinity selects none of the GPU pools "
-            f"that need it ({names}): no nvidia.com/gpu is advertised there and GPU pods stay Pending",
-            ctx.spec_key("nodeSelector", "affinity"),
-            fix=f"select the pool, e.g. nodeSelector kubernetes.azure.com/agentpool: {needing[0].view.name} "
-            "(or kubernetes.azure.com/accelerator: nvidia for every NVIDIA pool)",
-            pool=needing[0].view.name,
-        )
-    for f in selected:
-        if f.untolerated:
-            taints = ", ".join(str(t) for t in f.untolerated)
-            yield ctx.finding(
-                ID,
-                SEVERITY,
-                f"device plugin DaemonSet does not tolerate taint {taints} of GPU {f.view.describe()}: no "
-                "nvidia.com/gpu is advertised there and GPU pods stay Pending",
-                ctx.spec_key("tolerations"),
-                fix="add to the DaemonSet's tolerations: "
-                + "; ".join(format_toleration(t) for t in f.untolerated),
-                pool=f.view.name,
-            )
+    yield from reach_findings(
+        ctx,
+        ID,
+        SEVERITY,
+        [f for f in ctx.fits if f.view.plugin == "self-managed"],
+        "device plugin",
+        "that need it",
+        "no nvidia.com/gpu is advertised there and GPU pods stay Pending",
+        " (or kubernetes.azure.com/accelerator: nvidia for every NVIDIA pool)",
+    )

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 
 from gpupool.findings import Finding, Severity
 from gpupool.k8s.gpustack import classify
-from gpupool.k8s.taints import format_toleration
+from gpupool.lint.rules._stack_daemonset import reach_findings
 
 if TYPE_CHECKING:
     from gpupool.lint.gpu import WorkloadContext
@@ -70,32 +70,13 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
     comp = classify(c for p, c in ctx.containers() if p[-2] == "containers")
     if comp is None or comp.id not in SERVES:
         return
-    serving = [f for f in ctx.fits if f.view.plugin in SERVES[comp.id]]
-    selected = [f for f in serving if f.selector_ok]
-    scoped_elsewhere = any(f.selector_ok and f.view.is_gpu for f in ctx.fits)  # e.g. the Operator's own
-    if serving and not selected and not scoped_elsewhere:
-        names = ", ".join(f.view.describe() for f in serving)
-        yield ctx.finding(
-            ID,
-            SEVERITY,
-            f"{comp.what} DaemonSet: its nodeSelector/required node affinity selects none of the GPU pools "
-            f"it serves ({names}): {comp.consequence}",
-            ctx.spec_key("nodeSelector", "affinity"),
-            fix=f"select the pool, e.g. nodeSelector kubernetes.azure.com/agentpool: {serving[0].view.name}",
-            pool=serving[0].view.name,
-            component=comp.id,
-        )
-    for f in selected:
-        if f.untolerated:
-            taints = ", ".join(str(t) for t in f.untolerated)
-            yield ctx.finding(
-                ID,
-                SEVERITY,
-                f"{comp.what} DaemonSet does not tolerate taint {taints} of GPU {f.view.describe()}: "
-                f"{comp.consequence}",
-                ctx.spec_key("tolerations"),
-                fix="add to the DaemonSet's tolerations: "
-                + "; ".join(format_toleration(t) for t in f.untolerated),
-                pool=f.view.name,
-                component=comp.id,
-            )
+    yield from reach_findings(
+        ctx,
+        ID,
+        SEVERITY,
+        [f for f in ctx.fits if f.view.plugin in SERVES[comp.id]],
+        comp.what,
+        "it serves",
+        comp.consequence,
+        component=comp.id,
+    )
