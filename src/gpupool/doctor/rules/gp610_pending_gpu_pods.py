@@ -94,27 +94,6 @@ def _fix(ctx: Context, p: Pending, place: placement.Placement | None) -> str:
     )
 
 
-def _too_big(ctx: Context, p: Pending, pool: str) -> str | None:
-    """The pod asks for more of a GPU resource than any node of ``pool`` has at all."""
-    for k, want in sorted(p.requests.items()):
-        most = max((n.gpu().get(k, 0) for n in ctx.view.nodes if n.pool == pool), default=0)
-        if 0 < most < want:
-            return f"each node of pool {pool} has {most} {k}, the pod asks for {want}"
-    return None
-
-
-def _where(place: placement.Placement | None) -> str:
-    if place is None:
-        return "no node to place it on"
-    if place.node:
-        return f"it fits now on node {place.node}"
-    if place.would_land is None:
-        return "no GPU pool admits it (taints, selector)"
-    v = place.pools[place.would_land]
-    lacks = sorted({r for reason in v.reasons for r in reason.split(", ")})
-    return f"pool {place.would_land} admits it but its nodes say: {', '.join(lacks)}"
-
-
 def _uniq(taints: list[Taint]) -> list[Taint]:
     return list(dict.fromkeys(taints))
 
