@@ -45,10 +45,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 def _shared_corpus() -> Path | None:
-    """The shared corpus of published manifests (not in the repository): $GPUPOOL_SHARED, <repo>/../shared
-    or <repo>/../../shared (a worktree); None when absent (then only generated workloads are linted)."""
+    """The shared corpus of published manifests (not in the repository): $GPUPOOL_SHARED or <repo>/../shared;
+    None when absent (then only generated workloads are linted)."""
     env = os.environ.get("GPUPOOL_SHARED")
-    for c in ([Path(env)] if env else []) + [REPO.parent / "shared", REPO.parent.parent / "shared"]:
+    for c in ([Path(env)] if env else []) + [REPO.parent / "shared"]:
         if (c / "corpus" / "real").is_dir():
             return c / "corpus" / "real"
     return None

@@ -22,11 +22,11 @@ DATA = Path(__file__).resolve().parent / "data"
 
 def shared_dir() -> Path | None:
     """The team's shared folder (published manifests, recorded oracles), which is not part of the repository:
-    ``$GPUPOOL_SHARED``, else ``<repo>/../shared`` (a checkout next to it), else ``<repo>/../../shared`` (a
-    worktree one level further down). None when absent: tests that need it skip."""
+    ``$GPUPOOL_SHARED``, else ``<repo>/../shared`` (a checkout next to it). None when absent: tests that need
+    it skip."""
     env = os.environ.get("GPUPOOL_SHARED")
     candidates = [Path(env)] if env else []
-    candidates += [REPO.parent / "shared", REPO.parent.parent / "shared"]
+    candidates.append(REPO.parent / "shared")
     for c in candidates:
         if (c / "corpus" / "real").is_dir():
             return c
