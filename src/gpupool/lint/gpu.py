@@ -153,6 +153,9 @@ class PoolIndex:
         # ...and often their resources: effective requests memoised by the raw resources sections.
         self._requests: dict[str, tuple[dict[str, Fraction], dict[str, Fraction]]] = {}
         self.memo: dict[Any, Any] = {}  # for rules: verdicts keyed by what they depend on
+        # ...and whole verdicts: the findings every rule makes for one pod shape (see _shape_key), replayed
+        # with each workload's own positions, path and object name.
+        self._verdicts: dict[tuple, tuple[_Recipe, ...]] = {}
 
     def __len__(self) -> int:
         return len(self.views)
@@ -221,6 +224,45 @@ def _resources_key(spec: dict) -> str:
                 else:
                     parts.append((fld, c))
     return repr((parts, spec.get("overhead")))
+
+
+_Recipe = tuple  # (rule, severity, message, at, fix, extra): the arguments of one WorkloadContext.finding
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"  # unlike any repr() of a YAML value ("'<missing>'" for the string)
+
+
+_MISSING = _Missing()
+_SHAPE_FIELDS = ("nodeSelector", "affinity", "tolerations", "overhead")
+
+
+def _shape_key(workload: Workload) -> tuple | None:
+    """Everything the workload rules read, as a memo key: equal keys, equal findings (but for positions,
+    path and object name). The rules see the workload only through :class:`WorkloadContext`: its kind,
+    placement and pod spec path, and of the pod spec the containers' and init containers' resources,
+    restartPolicy and image (with their order), the overhead, and the nodeSelector, affinity and
+    tolerations (their presence too: ``spec_key``). A DaemonSet is not memoised: GP309/GP312 tell GPU
+    stack parts apart by container commands and names."""
+    if workload.kind == "DaemonSet":
+        return None
+    spec = workload.pod_spec
+    containers = []
+    for fld in ("initContainers", "containers"):
+        items = spec.get(fld, _MISSING)
+        if isinstance(items, list):
+            for c in items:
+                if isinstance(c, dict):
+                    containers.append((fld, c.get("resources"), c.get("restartPolicy"), c.get("image")))
+                else:
+                    containers.append((fld, "item", c))
+        else:
+            containers.append((fld, "field", items))
+    fields = [spec.get(k, _MISSING) for k in _SHAPE_FIELDS]
+    # repr() of parsed YAML values (str, int, float, bool, None, dicts and lists of them) tells equal ones
+    # from different ones (1, 1.0, True and "1" included); another key order only costs a miss.
+    return workload.kind, workload.placement, workload.pod_spec_path, repr((containers, fields))
 
 
 def _selects(spec: dict, view: PoolView) -> bool:
@@ -300,6 +342,7 @@ class WorkloadContext:
     base: tuple = ()  # path of the object inside ``root`` (("items", 3) inside a List)
     ref: str = ""
     extra_findings: list[Finding] = field(default_factory=list)
+    recorded: list[_Recipe] | None = field(default=None, repr=False)  # finding() calls, for the memo
 
     def __post_init__(self) -> None:
         if self.root is None:
@@ -436,6 +479,8 @@ class WorkloadContext:
         self, rule: str, severity: Severity, message: str, at: tuple, fix: str | None = None, **extra: Any
     ) -> Finding:
         """A finding of ``rule`` located at ``at`` (a path relative to the object)."""
+        if self.recorded is not None:
+            self.recorded.append((rule, severity, message, at, fix, dict(extra)))
         at = self.workload.source_path(at)
         pos = yamlio.locate(self.root, (*self.base, *at)) if self.root is not None else None
         return Finding(
@@ -477,10 +522,21 @@ def check_workload(
     ref = ref or object_ref(workload.obj)
     if workload.role:
         ref = f"{ref} ({safe(workload.role, 60)})"
+    key = _shape_key(workload)
+    recipes = index._verdicts.get(key) if key is not None else None
+    if recipes is not None:  # the same pod shape was checked before: its findings, at this object's places
+        if not recipes:
+            return []
+        ctx = WorkloadContext(workload, index, path=path, root=root, base=base, ref=ref or "")
+        return [ctx.finding(r, sev, msg, at, fix, **dict(extra)) for r, sev, msg, at, fix, extra in recipes]
     ctx = WorkloadContext(workload, index, path=path, root=root, base=base, ref=ref or "")
+    if key is not None:
+        ctx.recorded = []
     out: list[Finding] = []
     for rule in workload_rules():
         out.extend(rule.check(ctx))
+    if key is not None and len(index._verdicts) < _PLACEMENT_CACHE_MAX:
+        index._verdicts[key] = tuple(ctx.recorded or ())
     return out
 
 
