@@ -425,10 +425,7 @@ class Linter:
                         "the build: kubectl kustomize DIR | gpupool lint -)"
                     )
                 else:
-                    msg = (
-                        f"no schema for {schema.safe(kind)} {schema.safe(api)} (a custom resource): "
-                        "skipped (pass its CRD with --crd)"
-                    )
+                    msg = f"no schema for {schema.safe(kind)} {schema.safe(api)}{_CUSTOM_SKIPPED}"
                 found.append(_finding("GP208", Severity.INFO, msg, path, at(()), ref))
             templates = podspecs.pod_templates(obj)
             for w in templates:
@@ -853,8 +850,38 @@ def lint_paths(
     return _result(linter, rep, all_pools)
 
 
+_CUSTOM_SKIPPED = " (a custom resource): skipped (pass its CRD with --crd)"
+
+
+def _collapse_skipped(findings: list[Finding]) -> list[Finding]:
+    """One GP208 info per kind of custom resource (apiVersion and kind: the message), at its first object,
+    with the count, as kubeconform counts skipped resources instead of naming each; the objects' own
+    results (``LintResult.results``, the summary's ``skipped``) stay per object. As an error
+    (``--require-schemas``) every object keeps its own, since each fails. ``findings`` are sorted."""
+    groups: dict[str, list[int]] = {}
+    for i, f in enumerate(findings):
+        if f.rule == "GP208" and f.severity is Severity.INFO and f.message.endswith(_CUSTOM_SKIPPED):
+            groups.setdefault(f.message, []).append(i)
+    first: dict[int, Finding] = {}
+    dropped: set[int] = set()
+    for msg, idx in groups.items():
+        if len(idx) > 1:
+            f = findings[idx[0]]
+            what = msg[: -len(_CUSTOM_SKIPPED)]
+            first[idx[0]] = dataclasses.replace(
+                f,
+                message=f"{what} (a custom resource): {len(idx)} objects skipped, this is the first (pass "
+                "its CRD with --crd)",
+                extra={**(f.extra or {}), "skipped": len(idx)},
+            )
+            dropped.update(idx[1:])
+    if not first:
+        return findings
+    return [first.get(i, f) for i, f in enumerate(findings) if i not in dropped]
+
+
 def _result(linter: Linter, rep: _Report, pools: list[PoolSpec]) -> LintResult:
-    findings = sorted(rep.findings, key=sort_key)
+    findings = _collapse_skipped(sorted(rep.findings, key=sort_key))
     results = sorted(rep.results, key=lambda r: (r.path, r.line or 0))
     return LintResult(findings, _summary(linter, rep, findings, pools), sorted(rep.objects), results)
 
