@@ -230,6 +230,9 @@ class _NodePositions:
     def locate(self, path: tuple | list) -> tuple[int, int] | None:
         return locate_node(self.node, path)
 
+    def positioned(self) -> Any:
+        return _build(self.node, [], 0)
+
 
 # ---- the C reader (gpupool._cyaml): libyaml events straight into dicts and lists --------------------------
 
@@ -267,7 +270,8 @@ class _Lines:
         """Lines ``first``..``last`` (0-based) after ``first`` empty lines: positions stay the file's."""
         if self._lines is None:
             self._lines = self.text.split("\n")
-        return "\n" * first + "\n".join(self._lines[first : last + 1]) + "\n"
+        end = "\n" if last + 1 < len(self._lines) else ""  # a last line without its newline stays so
+        return "\n" * first + "\n".join(self._lines[first : last + 1]) + end
 
 
 class _LinePositions:
@@ -297,9 +301,12 @@ class _LinePositions:
             return None
 
     def locate(self, path: tuple | list) -> tuple[int, int] | None:
+        return yamlio.locate(self.positioned(), path)
+
+    def positioned(self) -> Any:
         if self.data is _UNSUPPORTED:
             self.data = self._read()
-        return yamlio.locate(self.data, path)
+        return self.data
 
 
 def _c_documents(text: str, path: str) -> list[yamlio.Document] | None:

@@ -91,6 +91,13 @@ class Document:
             return self.positions.locate(path)
         return locate(self.data, path)
 
+    def positioned(self) -> Any:
+        """``data`` with positions (:class:`LineDict`/:class:`LineList`): ``data`` itself, or for a document
+        read with ``positions="lazy"``, built again with them (for the few documents that need them all)."""
+        if self.positions is not None:
+            return self.positions.positioned()
+        return self.data
+
 
 def construct_number(construct: Any, node: yaml.ScalarNode) -> Any:
     """An implicit int/float that PyYAML's YAML 1.1 pattern matches but cannot convert (``0b_``, ``0x_``)

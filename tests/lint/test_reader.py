@@ -75,6 +75,7 @@ def check_lazy(text: str) -> None:
                 assert plain_same(lz.data, eg.data)
             for p in data_paths(eg.data):
                 assert lz.locate(p) == yamlio.locate(eg.data, p), p
+            assert same(lz.positioned(), eg.data)  # built again with all its positions, on demand
 
 
 @pytest.mark.skipif(CORPUS is None, reason=NO_CORPUS)

@@ -107,6 +107,38 @@ POOL_A = (
             9,
         ),
         ("- just\n- a list\n", "expected a Kubernetes object", 1),
+        (  # an item of a List: the line inside the item
+            POOL_A + "---\n"
+            "apiVersion: v1\nkind: List\nitems:\n"
+            "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cm}\n"
+            "- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec:\n    containers:\n"
+            "    - name: c\n      resources: {requests: {memory: -1Gi}}\n",
+            "must not be negative",
+            18,
+        ),
+        (  # a workload custom resource: the line in its replica spec's template
+            POOL_A + "---\n"
+            "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: train}\nspec:\n"
+            "  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n      template:\n        spec:\n"
+            "          containers:\n          - name: pytorch\n            image: x\n"
+            "            resources: [1]\n",
+            "resources must be a mapping",
+            18,
+        ),
+        (  # flow style on one line, read back for the position only on the error
+            POOL_A + "---\n"
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+            "spec: {containers: [{name: c, resources: {limits: {cpu: 1, nvidia.com/gpu: 1.5}}}]}\n",
+            "must be an integer",
+            9,
+        ),
+        (
+            POOL_A + "---\n"
+            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+            "metadata: {name: x}\nvalue: 1\npreemptionPolicy: Sometimes\n",
+            "preemptionPolicy must be",
+            10,
+        ),
     ],
 )
 def test_bad_input_is_one_input_error(k, docs_text: str, needle: str, line: int | None) -> None:
@@ -131,3 +163,28 @@ def test_bad_options_are_input_errors(k) -> None:
 def test_absurd_replica_counts_are_refused(k) -> None:
     with pytest.raises(InputError, match="at most 2,000,000"):
         k.run([k.system(1), k.deployment("huge", 10**9, cpu="1m")])
+
+
+def test_effective_requests_memo_is_exact_and_not_shared() -> None:
+    """The memo (keyed by the pod's resources) answers what the computation does, a fresh dict each time."""
+    from gpupool.simulate.pods import _effective_requests, effective_requests
+
+    specs = [
+        {"containers": [{"name": "a", "resources": {"limits": {"nvidia.com/gpu": 2, "memory": "1Gi"}}}]},
+        {"containers": [{"name": "b", "resources": {"limits": {"nvidia.com/gpu": 2, "memory": "1Gi"}}}]},
+        {"containers": [{"name": "a", "resources": {"requests": {"cpu": "500m"}}}]},
+        {"containers": [{"name": "a"}], "initContainers": [
+            {"name": "s", "restartPolicy": "Always", "resources": {"requests": {"cpu": "2"}}}]},
+        {"containers": [{"name": "a"}],
+         "initContainers": [{"name": "s", "resources": {"requests": {"cpu": "2"}}}]},
+        {"containers": [{"name": "a"}], "overhead": {"cpu": "250m"}},
+        {"containers": "not a list"},
+    ]
+    for spec in specs:
+        first = effective_requests(spec)
+        assert first == _effective_requests(spec)
+        first[0]["cpu"] = -1
+        assert effective_requests(spec) == _effective_requests(spec)
+    assert effective_requests(specs[3])[0]["cpu"] == 2000  # a sidecar counts in the steady state
+    assert effective_requests(specs[4])[0]["cpu"] == 2000
+    assert effective_requests(specs[3]) != effective_requests({"containers": [{"name": "a"}]})

@@ -106,9 +106,11 @@ def _modules_for(argv: list[str]) -> tuple[str, ...]:
 
 def main(prog_name: str = "gpupool") -> None:
     from gpupool.cli.common import COMPLETE_VAR, run_app
+    from gpupool.gcpolicy import batch
 
     argv = [] if os.environ.get(COMPLETE_VAR) else sys.argv[1:]  # completion needs every command
-    run_app(build_app(_modules_for(argv)), prog_name=prog_name)
+    with batch():  # a batch run: far fewer garbage collections (gpupool.gcpolicy)
+        run_app(build_app(_modules_for(argv)), prog_name=prog_name)
 
 
 def kubectl_main() -> None:

@@ -38,7 +38,7 @@ _POOL_UIDS = itertools.count()
 class State:
     """What is bound on a node: request vectors per priority (``prio``), their sum (``vec``)."""
 
-    __slots__ = ("id", "next", "nz_cpu", "nz_mem", "owners", "prio", "vec")
+    __slots__ = ("id", "next", "nz_cpu", "nz_mem", "owners", "prio", "rid", "vec")
 
     def __init__(
         self,
@@ -48,8 +48,10 @@ class State:
         nz_mem: int,
         prio: tuple[tuple[int, tuple[int, ...]], ...],
         owners: tuple[tuple[int, int], ...] = (),
+        rid: int = 0,
     ) -> None:
         self.id = sid
+        self.rid = rid  # the resource part (vec, nz_cpu, nz_mem) interned: what fits and scores depend on
         self.vec = vec
         self.nz_cpu = nz_cpu
         self.nz_mem = nz_mem
@@ -136,6 +138,7 @@ class PoolState:
         self.score_cache: dict[tuple[int, int], int] = {}
         self.best_cache: dict[int, tuple[int, int, list[State]]] = {}
         self.spread_cache: dict[int, tuple[int, list]] = {}
+        self.static_cache: dict[str, str | None] = {}  # static key of a shape -> static()'s answer
 
 
 @dataclass
@@ -178,6 +181,8 @@ class Cluster(SpreadScoring):
         self.names = registry.names
         self.width = len(registry.names)
         self._states: dict[tuple, State] = {}
+        self._rids: dict[tuple, int] = {}
+        self._spec_nodes: Counter[int] = Counter()  # nodes per pool spec (nodes are never removed)
         # (tolerations, nodeSelector, affinity) as text -> the pools a shape with them passes statically;
         # many workloads share these while each is its own shape (the pools' taints and labels are fixed)
         self._static_pools: dict[str, list[PoolState]] = {}
@@ -214,7 +219,11 @@ class Cluster(SpreadScoring):
             vec = tuple([0] * self.width)
             for _, v in prio:
                 vec = _vec_add(vec, v)
-            s = State(len(self._states), vec, nz_cpu, nz_mem, prio, owners)
+            rkey = (vec, nz_cpu, nz_mem)
+            rid = self._rids.get(rkey)
+            if rid is None:
+                rid = self._rids[rkey] = len(self._rids)
+            s = State(len(self._states), vec, nz_cpu, nz_mem, prio, owners, rid)
             self._states[key] = s
         return s
 
@@ -272,7 +281,7 @@ class Cluster(SpreadScoring):
 
     def spec_nodes(self, spec_idx: int) -> int:
         """Nodes of one pool (all its node groups)."""
-        return sum(len(p.nodes) for p in self.pools if p.spec_idx == spec_idx)
+        return self._spec_nodes[spec_idx]
 
     def add_group(self, spec_idx: int, spec: PoolSpec, shape: NodeShape, cordoned: bool) -> int:
         """A further group of nodes of pool ``spec_idx`` (real nodes that differ from the pool's design)."""
@@ -296,6 +305,7 @@ class Cluster(SpreadScoring):
         self._move(pool, nid, None, self.empty)
         pool.nodes.append(nid)
         pool.created += 1
+        self._spec_nodes[pool.spec_idx] += 1
         self.version += 1
         return nid
 
@@ -320,6 +330,7 @@ class Cluster(SpreadScoring):
             pool.nodes.append(nid)
             pool.created += 1
             new.append(nid)
+        self._spec_nodes[pool.spec_idx] += count
         self.version += 1
         return new
 
@@ -391,23 +402,30 @@ class Cluster(SpreadScoring):
 
     def static(self, shape: Shape, pool: PoolState) -> str | None:
         """NodeUnschedulable, TaintToleration, NodeAffinity for a pool's nodes (same for all of them)."""
-        key = ("static", pool.uid)
-        if key in shape.cache:
-            return shape.cache[key]
+        cache = pool.static_cache
+        key = self._static_key(shape)
+        if key in cache:
+            return cache[key]
         reason = self._taint_and_unschedulable(shape, pool)
         if reason is None and not shape.varying and not affinity.matches_node(shape.pod_spec, pool.labels):
             reason = self.msgs.node_affinity
-        shape.cache[key] = reason
+        cache[key] = reason
         return reason
 
-    def static_pools(self, shape: Shape) -> list[PoolState]:
-        """The pools whose nodes pass :meth:`static` for a shape that does not vary by node."""
-        key = shape.cache.get("static-key")
+    @staticmethod
+    def _static_key(shape: Shape) -> str:
+        """All that :meth:`static` depends on (many workloads share it while each is its own shape)."""
+        key = shape.cache.get("static-key")  # set by the ShapeBook
         if key is None:
             spec = shape.pod_spec
             key = shape.cache["static-key"] = repr(
                 (shape.tolerations, spec.get("nodeSelector"), spec.get("affinity"))
             )
+        return key
+
+    def static_pools(self, shape: Shape) -> list[PoolState]:
+        """The pools whose nodes pass :meth:`static` for a shape that does not vary by node."""
+        key = self._static_key(shape)
         found = self._static_pools.get(key)
         if found is None:
             found = self._static_pools[key] = [p for p in self.pools if self.static(shape, p) is None]
@@ -436,7 +454,7 @@ class Cluster(SpreadScoring):
         return tuple(reasons)
 
     def fit(self, pool: PoolState, state: State, shape: Shape) -> tuple[str, ...]:
-        key = (state.id, shape.id)
+        key = (state.rid, shape.rid)
         r = pool.fit_cache.get(key)
         if r is None:
             r = self.fit_vec(pool.alloc, state.vec, shape.req)
@@ -446,7 +464,7 @@ class Cluster(SpreadScoring):
     # ---- scores -------------------------------------------------------------------------------------
 
     def base_score(self, pool: PoolState, state: State, shape: Shape) -> int:
-        key = (state.id, shape.id)
+        key = (state.rid, shape.rid)
         s = pool.score_cache.get(key)
         if s is None:
             s = self._base_score(pool.alloc, state, shape)

@@ -18,7 +18,7 @@ from gpupool import yamlio
 from gpupool.errors import InputError
 from gpupool.errors import safe_text as _safe
 from gpupool.k8s.podspecs import pod_templates
-from gpupool.k8s.quantity import parse_quantity
+from gpupool.k8s.quantity import parse_quantity, try_quantity
 from gpupool.k8s.workloads import Workload, containers, iter_objects
 from gpupool.spec import is_pool_document, parse_pool
 from gpupool.spec.load import check_unique
@@ -51,56 +51,75 @@ class Inputs:
     ignored: dict[str, int] = field(default_factory=dict)  # kind -> count of objects not simulated
 
 
-def _line(obj: Any, default: int) -> int:
-    return getattr(obj, "line", 0) or default
+class _Where:
+    """Lines of one document, found only when an error needs one (documents are read without positions)."""
+
+    def __init__(self, doc: yamlio.Document, sub: tuple, line: int) -> None:
+        self.doc = doc
+        self.sub = sub
+        self.line = line
+
+    def of(self, *path: Any) -> int:
+        """The line of ``path`` inside the object (of its deepest part that exists)."""
+        loc = self.doc.locate(self.sub + path)
+        return loc[0] if loc else self.line
+
+    def in_pod(self, w: Workload, *rel: Any) -> int:
+        """The line of ``rel`` inside the workload's pod spec."""
+        return self.of(*w.source_path(tuple(w.pod_spec_path) + rel))
 
 
-def _check_resources(w: Workload, path: str, line: int) -> None:
+def _check_resources(w: Workload, where: _Where) -> None:
     """Quantities must parse; extended resources must be whole numbers (the API server rejects others)."""
+    path = where.doc.path
     for fld, i, c in containers(w.pod_spec):
         res = c.get("resources")
         if res is None:
             continue
         if not isinstance(res, dict):
-            raise InputError(path, _line(res, line), f"{w.ref}: {fld}[{i}].resources must be a mapping")
+            raise InputError(
+                path, where.in_pod(w, fld, i, "resources"), f"{w.ref}: {fld}[{i}].resources must be a mapping"
+            )
         for section in ("requests", "limits"):
             sec = res.get(section)
             if sec is None:
                 continue
             if not isinstance(sec, dict):
                 raise InputError(
-                    path, _line(sec, line), f"{w.ref}: {fld}[{i}].resources.{section} must be a mapping"
+                    path,
+                    where.in_pod(w, fld, i, "resources", section),
+                    f"{w.ref}: {fld}[{i}].resources.{section} must be a mapping",
                 )
             for name, value in sec.items():
-                where = sec.key_pos.get(name, (line, 0))[0] if isinstance(sec, yamlio.LineDict) else line
-                try:
-                    q = parse_quantity(value)
-                except ValueError as e:
+                q = try_quantity(value)  # memoised: manifests repeat a few quantities
+                if q is None:
+                    try:
+                        parse_quantity(value)  # for its message
+                        msg = f"invalid quantity {value!r}"  # pragma: no cover - try_quantity said invalid
+                    except ValueError as e:
+                        msg = str(e)
                     raise InputError(
-                        path, where, f"{w.ref}: {fld}[{i}].resources.{section}.{_safe(name)}: {e}"
-                    ) from None
+                        path,
+                        where.in_pod(w, fld, i, "resources", section, name),
+                        f"{w.ref}: {fld}[{i}].resources.{section}.{_safe(name)}: {msg}",
+                    )
                 if q < 0:
                     raise InputError(
                         path,
-                        where,
+                        where.in_pod(w, fld, i, "resources", section, name),
                         f"{w.ref}: {fld}[{i}].resources.{section}.{_safe(name)} must not be negative",
                     )
                 if "/" in str(name) and q.denominator != 1:
                     raise InputError(
                         path,
-                        where,
+                        where.in_pod(w, fld, i, "resources", section, name),
                         f"{w.ref}: {fld}[{i}].resources.{section}.{_safe(name)}: must be an integer",
                         "the API server rejects fractional extended resources",
                     )
 
 
-def _key_line(obj: Any, key: str, default: int) -> int:
-    if isinstance(obj, yamlio.LineDict) and key in obj.key_pos:
-        return obj.key_pos[key][0]
-    return _line(obj, default)
-
-
-def _priority_class(obj: dict, path: str, line: int) -> PriorityClass:
+def _priority_class(obj: dict, where: _Where) -> PriorityClass:
+    path, line = where.doc.path, where.line
     meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
     name = meta.get("name")
     value = obj.get("value")
@@ -108,12 +127,12 @@ def _priority_class(obj: dict, path: str, line: int) -> PriorityClass:
         raise InputError(path, line, "PriorityClass: metadata.name is required")
     if isinstance(value, bool) or not isinstance(value, int):
         raise InputError(
-            path, _key_line(obj, "value", line), f"PriorityClass {_safe(name)}: value must be an integer"
+            path, where.of("value"), f"PriorityClass {_safe(name)}: value must be an integer"
         )
     if value > 1_000_000_000 and not name.startswith("system-"):
         raise InputError(
             path,
-            _key_line(obj, "value", line),
+            where.of("value"),
             f"PriorityClass {_safe(name)}: value {value} is above "
             "1000000000, which only system- classes may use",
         )
@@ -121,7 +140,7 @@ def _priority_class(obj: dict, path: str, line: int) -> PriorityClass:
     if policy not in ("PreemptLowerPriority", "Never"):
         raise InputError(
             path,
-            _key_line(obj, "preemptionPolicy", line),
+            where.of("preemptionPolicy"),
             f"PriorityClass {_safe(name)}: preemptionPolicy must be PreemptLowerPriority or Never",
         )
     return PriorityClass(name, value, obj.get("globalDefault") is True, policy)
@@ -133,7 +152,10 @@ def load_inputs(paths: Iterable[str | Path], require_pools: bool = True) -> Inpu
     ``require_pools=False``: pools may come from elsewhere (a snapshot of the real cluster)."""
     out = Inputs()
     for p in paths:
-        for doc in yamlio.load_file(p):
+        name = str(p)
+        text = yamlio.read_text(p)
+        # positions are found only where an error or a pool spec needs them (lint reads the same way)
+        for doc in yamlio.iter_documents(text, "<stdin>" if name == "-" else name, positions="lazy"):
             if doc.data is None:
                 continue
             yamlio.refuse_duplicates(doc)
@@ -143,7 +165,7 @@ def load_inputs(paths: Iterable[str | Path], require_pools: bool = True) -> Inpu
                     doc.path, doc.line, "expected a Kubernetes object or a gpupool pool spec (a mapping)"
                 )
             if is_pool_document(data) or (data.get("apiVersion") == API_VERSION):
-                out.pools.append(parse_pool(data, doc.path, doc.line))
+                out.pools.append(parse_pool(doc.positioned(), doc.path, doc.line))
                 check_unique(out.pools)
                 continue
             if data.get("kind") in KINDS and "apiVersion" not in data:
@@ -151,15 +173,16 @@ def load_inputs(paths: Iterable[str | Path], require_pools: bool = True) -> Inpu
             for obj, sub in iter_objects(data):
                 line = doc.line
                 if sub:
-                    loc = yamlio.locate(data, sub)
+                    loc = doc.locate(sub)
                     line = loc[0] if loc else doc.line
+                where = _Where(doc, tuple(sub), line)
                 if not isinstance(obj, dict):
                     continue
                 kind = obj.get("kind")
                 if not isinstance(kind, str) or not kind:
                     raise InputError(doc.path, line, "object without a kind")
                 if kind == "PriorityClass":
-                    pc = _priority_class(obj, doc.path, line)
+                    pc = _priority_class(obj, where)
                     out.priority_classes[pc.name] = pc
                     continue
                 found = pod_templates(obj)  # built-in workloads and workload custom resources alike
@@ -167,7 +190,7 @@ def load_inputs(paths: Iterable[str | Path], require_pools: bool = True) -> Inpu
                     out.ignored[kind] = out.ignored.get(kind, 0) + 1
                     continue
                 for w in found:
-                    _check_resources(w, doc.path, line)
+                    _check_resources(w, where)
                     out.workloads.append(WorkloadInput(w, doc.path, line, len(out.workloads)))
     if not out.pools and require_pools:
         raise InputError(

@@ -7,6 +7,7 @@ scores are computed once per shape and node state, not once per pod.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from dataclasses import dataclass, field
@@ -83,6 +84,9 @@ class Shape:
     ds_tolerations: bool = False
     spread_owner: int | None = None  # the workload whose pods it spreads from (system default constraints)
     cache: dict = field(default_factory=dict)
+    # What the resource filter and scores depend on, interned: shapes that differ only in where they may go
+    # or whom they spread from (every Deployment is its own shape) share fits and scores (unique across books)
+    rid: int = -1
 
     @property
     def best_effort(self) -> bool:
@@ -154,8 +158,40 @@ def preferred_terms(pod_spec: dict) -> list[tuple[int, dict]]:
     return out
 
 
+_REQ_MEMO: dict[str, tuple[dict[str, int], int, int]] = {}
+_REQ_MEMO_MAX = 4096
+
+
+def _resources_key(pod_spec: dict) -> str | None:
+    """All that the effective requests depend on, as text: the containers' resources (and init containers'
+    restart policies) and the overhead. Workloads repeat a few of these; parsing quantities is the cost."""
+    parts: list = []
+    for fld in ("containers", "initContainers"):
+        cs = pod_spec.get(fld)
+        if cs is None:
+            parts.append(None)
+            continue
+        if not isinstance(cs, list):
+            return None
+        parts.append([
+            (c.get("resources"), c.get("restartPolicy")) if isinstance(c, dict) else repr(c) for c in cs
+        ])
+    parts.append(pod_spec.get("overhead"))
+    return repr(parts)
+
+
 def effective_requests(pod_spec: dict) -> tuple[dict[str, int], int, int]:
-    """(requests, non-zero cpu, non-zero memory) for one pod template."""
+    """(requests, non-zero cpu, non-zero memory) for one pod template (memoised by the pod's resources)."""
+    key = _resources_key(pod_spec) if isinstance(pod_spec, dict) else None
+    hit = _REQ_MEMO.get(key) if key is not None else None
+    if hit is None:
+        hit = _effective_requests(pod_spec)
+        if key is not None and len(_REQ_MEMO) < _REQ_MEMO_MAX:
+            _REQ_MEMO[key] = hit
+    return dict(hit[0]), hit[1], hit[2]
+
+
+def _effective_requests(pod_spec: dict) -> tuple[dict[str, int], int, int]:
     from gpupool.simulate.facts import scoring
 
     sc = scoring()
@@ -167,6 +203,9 @@ def effective_requests(pod_spec: dict) -> tuple[dict[str, int], int, int]:
     return reqs, nzi.get("cpu", 0), nzi.get("memory", 0)
 
 
+_RIDS = itertools.count()
+
+
 class ShapeBook:
     """Interns shapes: equal scheduling inputs -> the same Shape object."""
 
@@ -175,6 +214,7 @@ class ShapeBook:
         self.ert = extended_resource_toleration
         self._by_key: dict[tuple, Shape] = {}
         self.shapes: list[Shape] = []
+        self._rids: dict[tuple, int] = {}
 
     def shape(
         self,
@@ -245,6 +285,12 @@ class ShapeBook:
             ds_tolerations=extra_tolerations is not None,
             spread_owner=spread_owner,
         )
+        rkey = (s.req, nz_cpu, nz_mem)
+        rid = self._rids.get(rkey)
+        if rid is None:
+            rid = self._rids[rkey] = next(_RIDS)
+        s.rid = rid
+        s.cache["static-key"] = key[3] + "\n" + key[4]  # tolerations and node selection: what static() reads
         self._by_key[key] = s
         self.shapes.append(s)
         return s
