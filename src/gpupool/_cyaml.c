@@ -258,8 +258,171 @@ static PyObject *load(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* locate(text, path, resolve, cache, unsupported, max_cached) -> (line, column), None or `unsupported`.
+ *
+ * What gpupool.yamlio.locate answers for `path` (a tuple of keys and list indexes) in the first document of
+ * `text`, found from libyaml's events without building anything: the 1-based position of the deepest key
+ * or item of `path` that exists (of the root collection when none does; None for a scalar root). Keys are
+ * compared as the loader builds them (plain ones resolved through `resolve`/`cache`, as in load). Returns
+ * `unsupported` where the text is not plain (anchors, aliases, tags, directives, collection keys, merge
+ * keys, a syntax error anywhere in it, no document): the caller reads it with yamlio instead. The caller
+ * passes the lines of one document that load() took, so keys are unique. */
+enum { W_ROOT, W_KEY, W_VALUE_MATCH, W_VALUE_SKIP, W_ITEM, W_DONE };
+
+static int plain_event(yaml_event_t *ev) {
+    switch (ev->type) {
+    case YAML_ALIAS_EVENT:
+        return 0;
+    case YAML_SCALAR_EVENT:
+        return ev->data.scalar.anchor == NULL && ev->data.scalar.tag == NULL;
+    case YAML_SEQUENCE_START_EVENT:
+        return ev->data.sequence_start.anchor == NULL && ev->data.sequence_start.tag == NULL;
+    case YAML_MAPPING_START_EVENT:
+        return ev->data.mapping_start.anchor == NULL && ev->data.mapping_start.tag == NULL;
+    case YAML_DOCUMENT_START_EVENT:
+        return ev->data.document_start.version_directive == NULL &&
+               ev->data.document_start.tag_directives.start == ev->data.document_start.tag_directives.end;
+    default:
+        return 1;
+    }
+}
+
+static PyObject *locate(PyObject *self, PyObject *args) {
+    PyObject *text, *path;
+    ctx_t ctx;
+    if (!PyArg_ParseTuple(args, "UO!OO!On", &text, &PyTuple_Type, &path, &ctx.resolve, &PyDict_Type, &ctx.cache,
+                          &ctx.unsupported, &ctx.max_cached))
+        return NULL;
+    Py_ssize_t size;
+    const char *buf = PyUnicode_AsUTF8AndSize(text, &size);
+    if (buf == NULL)
+        return NULL;
+    yaml_parser_t parser;
+    yaml_event_t ev;
+    if (!yaml_parser_initialize(&parser))
+        return PyErr_NoMemory();
+    yaml_parser_set_input_string(&parser, (const unsigned char *)buf, (size_t)size);
+    yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
+
+    Py_ssize_t n = PyTuple_GET_SIZE(path), step = 0, item = 0;
+    size_t best_line = 0, best_col = 0, key_line = 0, key_col = 0;
+    int have_best = 0, state = W_ROOT, docs = 0, skip = 0, ok = 1, done = 0;
+
+    while (ok == 1 && !done) {
+        if (!yaml_parser_parse(&parser, &ev)) {
+            ok = 0;
+            break;
+        }
+        if (!plain_event(&ev)) {
+            ok = 0;
+            yaml_event_delete(&ev);
+            break;
+        }
+        int start = ev.type == YAML_MAPPING_START_EVENT || ev.type == YAML_SEQUENCE_START_EVENT;
+        int end = ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT;
+        int node = start || ev.type == YAML_SCALAR_EVENT;
+        if (ev.type == YAML_STREAM_END_EVENT)
+            done = 1;
+        else if (ev.type == YAML_DOCUMENT_START_EVENT)
+            docs++;
+        else if (ev.type == YAML_DOCUMENT_END_EVENT && state != W_DONE)
+            state = W_DONE; /* the walk ends with the first document; the rest is only checked */
+        if (docs != 1 || state == W_DONE || done) {
+            /* outside the walk: only checking that the whole text is plain YAML */
+        } else if (skip > 0) { /* inside a value or item that is not on the path */
+            skip += start ? 1 : end ? -1 : 0;
+            if (skip == 0 && state == W_ITEM)
+                item++;
+        } else if (state == W_ROOT) {
+            if (node) {
+                if (start) {
+                    have_best = 1;
+                    best_line = ev.start_mark.line;
+                    best_col = ev.start_mark.column;
+                }
+                if (!start || step == n)
+                    state = W_DONE;
+                else {
+                    state = ev.type == YAML_MAPPING_START_EVENT ? W_KEY : W_ITEM;
+                    item = 0;
+                }
+            }
+        } else if (state == W_KEY) {
+            if (end) {
+                state = W_DONE; /* the key is not there */
+            } else if (ev.type != YAML_SCALAR_EVENT) {
+                ok = 0; /* a collection as a key */
+            } else {
+                PyObject *key = scalar_value(&ctx, &ev);
+                if (key == NULL) {
+                    ok = PyErr_Occurred() ? -1 : 0;
+                } else {
+                    int eq = PyObject_RichCompareBool(key, PyTuple_GET_ITEM(path, step), Py_EQ);
+                    Py_DECREF(key);
+                    if (eq < 0) {
+                        PyErr_Clear();
+                        eq = 0;
+                    }
+                    state = eq ? W_VALUE_MATCH : W_VALUE_SKIP;
+                    key_line = ev.start_mark.line;
+                    key_col = ev.start_mark.column;
+                }
+            }
+        } else if (state == W_VALUE_SKIP) {
+            if (start)
+                skip = 1;
+            state = W_KEY;
+        } else if (state == W_VALUE_MATCH || state == W_ITEM) {
+            int here = 0;
+            if (state == W_ITEM) {
+                PyObject *want = PyTuple_GET_ITEM(path, step);
+                if (end || !PyLong_Check(want)) {
+                    state = W_DONE; /* past the last item, or a key into a list */
+                } else {
+                    Py_ssize_t idx = PyLong_AsSsize_t(want);
+                    if (idx == -1 && PyErr_Occurred())
+                        PyErr_Clear();
+                    if (idx == item) {
+                        here = 1;
+                        best_line = ev.start_mark.line;
+                        best_col = ev.start_mark.column;
+                    } else if (start) {
+                        skip = 1;
+                    } else {
+                        item++;
+                    }
+                }
+            } else {
+                here = 1;
+                best_line = key_line;
+                best_col = key_col;
+            }
+            if (here) {
+                have_best = 1;
+                step++;
+                if (!start || step == n)
+                    state = W_DONE;
+                else {
+                    state = ev.type == YAML_MAPPING_START_EVENT ? W_KEY : W_ITEM;
+                    item = 0;
+                }
+            }
+        }
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&parser);
+    if (ok < 0)
+        return NULL;
+    if (ok == 0 || docs == 0)
+        return Py_NewRef(ctx.unsupported);
+    if (!have_best)
+        Py_RETURN_NONE;
+    return Py_BuildValue("(nn)", (Py_ssize_t)best_line + 1, (Py_ssize_t)best_col + 1);
+}
+
 static PyMethodDef methods[] = {
     {"load", load, METH_VARARGS, "load(text, resolve, cache, unsupported, max_depth, max_cached, max_nodes)"},
+    {"locate", locate, METH_VARARGS, "locate(text, path, resolve, cache, unsupported, max_cached)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -242,6 +242,7 @@ except ImportError:  # not built (no compiler or no libyaml headers at install):
     _cyaml = None
 
 _UNSUPPORTED = object()
+_c_locate = getattr(_cyaml, "locate", None)  # None: not built, or built before it had locate
 _PLAIN: dict[str, Any] = {}  # plain scalar text -> its value (the C reader's memo)
 
 
@@ -301,6 +302,13 @@ class _LinePositions:
             return None
 
     def locate(self, path: tuple | list) -> tuple[int, int] | None:
+        if self.data is _UNSUPPORTED and _c_locate is not None:
+            # The lines' libyaml events walked in C, nothing built (a tenth of a re-read); what it declines
+            # is read by yamlio.
+            chunk = self.lines.chunk(self.first, self.last)
+            got = _c_locate(chunk, tuple(path), _plain_value, _PLAIN, _UNSUPPORTED, _RESOLVED_MAX)
+            if got is not _UNSUPPORTED:
+                return got
         return yamlio.locate(self.positioned(), path)
 
     def positioned(self) -> Any:

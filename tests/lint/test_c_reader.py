@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import sysconfig
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -163,3 +164,56 @@ def test_node_limit_is_yamlios_and_large_texts_are_read(monkeypatch: pytest.Monk
     assert _yamlfast._c_documents("a: [1, 2, 3, 4, 5, 6, 7, 8]\n", "t.yaml") is None  # 11: yamlio says why
     with pytest.raises(yamlio.InputError, match="nodes"):
         yamlio.load_documents("a: [1, 2, 3, 4, 5, 6, 7, 8, 9]\n", "t.yaml", fast=False)
+
+
+def _odd_paths(data: Any, prefix: tuple = ()) -> Any:
+    """Paths that go wrong below each node: a key into a list, an index into a mapping, a step past a
+    scalar, a negative index, bool steps (``True == 1``)."""
+    yield (*prefix, "k", "deeper")
+    yield (*prefix, 0, "x")
+    yield (*prefix, -1)
+    yield (*prefix, True)
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from _odd_paths(v, (*prefix, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _odd_paths(v, (*prefix, i))
+
+
+@native
+def test_positions_are_found_in_c_without_a_re_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A finding's position in a document the C reader built: libyaml's events walked in C (the lines are not
+    # read again by yamlio), the same answer as yamlio.locate on the eagerly built data, for any path.
+    r = random.Random(20261203)
+    texts = [_text(r) for _ in range(600)]
+    texts.append("1: a\ntrue: b\nnull: c\n'2': d\nl: [[0, 1], {k: [x]}]\ns: scalar\n")
+    lazy = [(t, _yamlfast._c_documents(t, "t.yaml")) for t in texts]
+    lazy = [(t, docs) for t, docs in lazy if docs is not None]
+    assert len(lazy) > 100
+
+    def no_read(self: Any) -> Any:
+        raise AssertionError("read again by yamlio")
+
+    monkeypatch.setattr(_yamlfast._LinePositions, "_read", no_read)
+    checked = 0
+    for text, docs in lazy:
+        eager = yamlio.load_documents(text, "t.yaml")
+        for c, e in zip(docs, eager, strict=True):
+            for p in [*data_paths(e.data), *_odd_paths(e.data), ()]:
+                assert c.locate(p) == yamlio.locate(e.data, p), (text, p)
+                checked += 1
+    assert checked > 5000
+
+
+@native
+def test_what_c_locate_declines_is_read_by_yamlio() -> None:
+    unsupported = _yamlfast._UNSUPPORTED
+    args = (_yamlfast._plain_value, _yamlfast._PLAIN, unsupported, _yamlfast._RESOLVED_MAX)
+    for text in ["a: &x 1\n", "a: !!str 1\n", "? [a]\n: 1\n", "a: [1,\n", "", "# only a comment\n"]:
+        assert _yamlfast._c_locate(text, ("a",), *args) is unsupported, text
+    assert _yamlfast._c_locate("a: 1\nb: {<<: {c: 1}}\n", ("b", "c"), *args) is unsupported  # merge key
+    assert _yamlfast._c_locate("a: 1\n--- &x\nb: 2\n", ("a",), *args) is unsupported  # later documents too
+    assert _yamlfast._c_locate("--- 5\n", ("a",), *args) is None
+    assert _yamlfast._c_locate("---\n...\n", (), *args) is None
+    assert _yamlfast._c_locate("\n\nx:\n  - y\n", ("x", 0), *args) == (4, 5)
