@@ -24,7 +24,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -380,6 +380,12 @@ def _walk_schema(found: Found, schema_path: list) -> Any:
 
 
 def _did_you_mean(word: str, choices: list[str]) -> str:
+    return _suggest(word, tuple(choices))
+
+
+@lru_cache(maxsize=4096)
+def _suggest(word: str, choices: tuple[str, ...]) -> str:
+    """Memoised: the same misspelt field recurs across the objects of a chart or a generator."""
     if not choices:
         return ""
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
