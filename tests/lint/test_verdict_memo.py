@@ -111,3 +111,33 @@ def test_what_the_rules_read_is_in_the_key() -> None:
     assert findings(base) == [("GP305", 4)]
     cuda = POD.format(name="a", extra=tolerated, image="nvcr.io/nvidia/cuda:99.0.0-base-ubuntu22.04", gpus=1)
     assert [r for r, _ in findings(cuda)] == ["GP311"]
+
+
+DS = """\
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {{name: {name}}}
+spec:
+  selector: {{matchLabels: {{app: x}}}}
+  template:
+    metadata: {{labels: {{app: x}}}}
+    spec:
+      containers:
+      - name: {container}
+        image: {image}
+        args: ["--epochs", "{name}"]
+"""
+
+
+def test_daemonsets_are_memoised_by_the_gpu_stack_part_they_run() -> None:
+    index = gpu.PoolIndex([T4])
+
+    def rules(name: str, container: str, image: str) -> list[str]:
+        obj = yamlio.load_documents(DS.format(name=name, container=container, image=image), "x.yaml")[0].data
+        return [f.rule for f in gpu.check_workload(pod_templates(obj)[0], index)]
+
+    plugin = "nvcr.io/nvidia/k8s-device-plugin:v0.17.0"
+    assert rules("a", "c", plugin) == ["GP309"]  # does not tolerate the T4 pool's taint
+    assert rules("b", "c", plugin) == ["GP309"]  # another object (and args), the same shape
+    assert rules("c", "c", "busybox") == []  # not a GPU stack part: same fields otherwise
+    assert rules("d", "gpu-feature-discovery", plugin) == ["GP312"]  # GFD in the plugin's image

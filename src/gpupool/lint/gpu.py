@@ -37,6 +37,7 @@ from gpupool.design.node import (
 from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity
 from gpupool.k8s import affinity, resources, taints, workloads
+from gpupool.k8s.gpustack import classify
 from gpupool.k8s.workloads import Workload
 from gpupool.lint.schema import format_path, safe
 from gpupool.spec.model import PoolSpec, Taint
@@ -243,11 +244,14 @@ def _shape_key(workload: Workload) -> tuple | None:
     path and object name). The rules see the workload only through :class:`WorkloadContext`: its kind,
     placement and pod spec path, and of the pod spec the containers' and init containers' resources,
     restartPolicy and image (with their order), the overhead, and the nodeSelector, affinity and
-    tolerations (their presence too: ``spec_key``). A DaemonSet is not memoised: GP309/GP312 tell GPU
-    stack parts apart by container commands and names."""
-    if workload.kind == "DaemonSet":
-        return None
+    tolerations (their presence too: ``spec_key``); for a DaemonSet also which GPU stack part its
+    containers run (GP309/GP312: ``gpustack.classify`` of their commands, names and images)."""
     spec = workload.pod_spec
+    part = None
+    if workload.kind == "DaemonSet":
+        items = spec.get("containers")
+        comp = classify(items) if isinstance(items, list) else None
+        part = comp.id if comp is not None else None
     containers = []
     for fld in ("initContainers", "containers"):
         items = spec.get(fld, _MISSING)
@@ -262,7 +266,7 @@ def _shape_key(workload: Workload) -> tuple | None:
     fields = [spec.get(k, _MISSING) for k in _SHAPE_FIELDS]
     # repr() of parsed YAML values (str, int, float, bool, None, dicts and lists of them) tells equal ones
     # from different ones (1, 1.0, True and "1" included); another key order only costs a miss.
-    return workload.kind, workload.placement, workload.pod_spec_path, repr((containers, fields))
+    return workload.kind, workload.placement, workload.pod_spec_path, part, repr((containers, fields))
 
 
 def _selects(spec: dict, view: PoolView) -> bool:
