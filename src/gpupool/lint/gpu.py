@@ -230,12 +230,7 @@ def _resources_key(spec: dict) -> str:
 _Recipe = tuple  # (rule, severity, message, at, fix, extra): the arguments of one WorkloadContext.finding
 
 
-class _Missing:
-    def __repr__(self) -> str:
-        return "<missing>"  # unlike any repr() of a YAML value ("'<missing>'" for the string)
-
-
-_MISSING = _Missing()
+_MISSING = ...  # a field that is not there: repr() "Ellipsis", unlike that of any YAML value ("'Ellipsis'")
 _SHAPE_FIELDS = ("nodeSelector", "affinity", "tolerations", "overhead")
 
 
@@ -337,7 +332,10 @@ def object_ref(obj: Any) -> str:
 
 @dataclass
 class WorkloadContext:
-    """What every GP3xx rule's ``check(ctx)`` sees: the workload, the pools, and where things are."""
+    """What every GP3xx rule's ``check(ctx)`` sees: the workload, the pools, and where things are.
+
+    A rule's verdict is memoised per pod shape and replayed on objects of the same shape
+    (:func:`_shape_key`): a rule that reads something of the workload not in that key must add it there."""
 
     workload: Workload
     index: PoolIndex
