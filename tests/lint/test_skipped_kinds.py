@@ -101,3 +101,11 @@ def test_cli_text_json_and_parallel_workers_agree(tmp_path: Path, monkeypatch) -
     monkeypatch.setattr(engine, "PARALLEL_MIN_BYTES", 0)
     parallel = lint_paths(paths, options=LintOptions(jobs=2))
     assert parallel.findings == lint_paths(paths, options=LintOptions(jobs=1)).findings
+
+
+def test_junit_keeps_a_notice_per_skipped_object(tmp_path: Path) -> None:
+    paths = _write(tmp_path)
+    out = run_cli("lint", "--no-config", "-o", "junit", *paths).stdout
+    # One test case per object, each skipped with its own reason.
+    assert out.count("<skipped ") == 6
+    assert out.count('message="no schema for Workspace kaito.sh/v1beta1 (a custom resource): skipped') == 3

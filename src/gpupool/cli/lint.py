@@ -119,7 +119,8 @@ def register(app: typer.Typer) -> None:
         elif output is LintFormat.sarif:
             typer.echo(sarif.dumps(result.findings, registry.family("gpupool.lint.rules")))
         elif output is LintFormat.junit:
-            typer.echo(junit.dumps(result.findings, result.objects), nl=False)
+            per_object = result.per_object if result.per_object is not None else result.findings
+            typer.echo(junit.dumps(per_object, result.objects), nl=False)  # a test case per object
         elif text.styled(sys.stdout):
             con = text.console(sys.stdout)
             text.print_findings(result.findings, con)

@@ -97,6 +97,9 @@ class LintResult:
     "valid|invalid|error|skipped)."""
     results: list[ObjectResult] = field(default_factory=list)
     """The same objects with line, kind, name and their findings (``-o json``'s ``objects``)."""
+    per_object: list[Finding] | None = None
+    """``findings`` with each object's own notice where the run reports one per kind (GP208), for reports
+    that are per object (JUnit); None: the same as ``findings``."""
 
     @property
     def exit_code(self) -> int:
@@ -881,9 +884,12 @@ def _collapse_skipped(findings: list[Finding]) -> list[Finding]:
 
 
 def _result(linter: Linter, rep: _Report, pools: list[PoolSpec]) -> LintResult:
-    findings = _collapse_skipped(sorted(rep.findings, key=sort_key))
+    every = sorted(rep.findings, key=sort_key)
+    findings = _collapse_skipped(every)
     results = sorted(rep.results, key=lambda r: (r.path, r.line or 0))
-    return LintResult(findings, _summary(linter, rep, findings, pools), sorted(rep.objects), results)
+    summary = _summary(linter, rep, findings, pools)
+    per_object = every if findings is not every else None
+    return LintResult(findings, summary, sorted(rep.objects), results, per_object)
 
 
 def lint_text(

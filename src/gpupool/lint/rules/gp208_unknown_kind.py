@@ -5,7 +5,8 @@ What it checks
   are validated only when their CustomResourceDefinition is loaded with ``--crd FILE|DIR``. Without it they
   are skipped with this notice (info): one per kind (apiVersion and kind), at the first such object, with
   the number of objects skipped, as kubeconform counts skipped resources (``-o json`` still lists each
-  object with ``status: skipped`` and its own notice; the summary counts every skipped object). A
+  object with ``status: skipped`` and its own notice, ``-o junit`` skips each test case with it; the
+  summary counts every skipped object). A
   kustomize build file (``Kustomization``) gets its own notice each. ``--reject-unknown`` makes it an
   error on every object, for pipelines that must not let anything through unchecked.
 
