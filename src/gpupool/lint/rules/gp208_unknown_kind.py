@@ -4,11 +4,11 @@ What it checks
   Objects outside Kubernetes' own API groups (``kaito.sh/v1beta1 Workspace``, ``karpenter.sh/v1 NodePool``)
   are validated only when their CustomResourceDefinition is loaded with ``--crd FILE|DIR``. Without it they
   are skipped with this notice (info): one per kind (apiVersion and kind), at the first such object, with
-  the number of objects skipped, as kubeconform counts skipped resources (``-o json`` still lists each
-  object with ``status: skipped`` and its own notice, ``-o junit`` skips each test case with it; the
-  summary counts every skipped object). A
-  kustomize build file (``Kustomization``) gets its own notice each. ``--reject-unknown`` makes it an
-  error on every object, for pipelines that must not let anything through unchecked.
+  the number of objects skipped, as kubeconform counts skipped resources. ``-o json`` still lists each
+  object with ``status: skipped`` and its own notice, ``-o junit`` skips each test case with it, and the
+  summary counts every skipped object. A kustomize build file (``Kustomization``) gets its own notice
+  each. ``--reject-unknown`` makes it an error on every object, for pipelines that must not let anything
+  through unchecked.
 
 Fix
   Pass the CRDs: ``gpupool lint --crd crds/ manifests/``; or accept the notice.
