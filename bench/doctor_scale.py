@@ -8,7 +8,8 @@ Started. Objects are built by tests/doctor/aks.py (the fixtures' builders) and w
 (4-space indented JSON): about 0.4 GB on disk.
 
 Measured: ``gpupool doctor --snapshot DIR -o json`` as a separate program (wall time and peak RSS of that
-process), and beside it, as the floor, a program that only reads and ``json.loads`` the same four files.
+process), and beside it, as the floor, a program that only reads and ``json.loads`` the same four files
+(with the garbage-collection threshold the CLI sets, ``gpupool.gcpolicy``).
 Target: <= 10 s wall and <= 2 GiB peak memory.
 
 Run: ``.venv/bin/python bench/doctor_scale.py`` (``--reps N``, ``--keep DIR`` to keep the snapshot).
@@ -221,8 +222,10 @@ def generate(d: Path) -> dict[str, int]:
     return {"nodes": len(gpu_nodes) + len(cpu_nodes), "pods": n_pods, "events": ev}
 
 
-FLOOR = (
-    "import json,sys,pathlib\n"
+FLOOR = (  # under the garbage-collection policy the CLI runs with (gpupool.gcpolicy)
+    "import gc,json,sys,pathlib\n"
+    "from gpupool.gcpolicy import YOUNG_THRESHOLD\n"
+    "gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])\n"
     "d=pathlib.Path(sys.argv[1])\n"
     "docs=[json.loads((d/f).read_bytes()) for f in "
     "('nodes.json','pods.json','daemonsets.json','events.json')]\n"

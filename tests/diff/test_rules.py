@@ -169,6 +169,60 @@ def test_in_place_label_change_breaking_a_selector(write):
     assert "would no longer be scheduled on pool gpunp" in f.message
 
 
+def _pytorchjob(master_tols, worker_tols):
+    def replica(tols, n):
+        return {
+            "replicas": n,
+            "template": {"spec": {
+                "tolerations": tols,
+                "containers": [{"name": "pytorch", "image": "x",
+                                "resources": {"limits": {"nvidia.com/gpu": 1}}}],
+            }},
+        }
+
+    return {
+        "apiVersion": "kubeflow.org/v1",
+        "kind": "PyTorchJob",
+        "metadata": {"name": "train", "namespace": "ml"},
+        "spec": {
+            "pytorchReplicaSpecs": {"Master": replica(master_tols, 1), "Worker": replica(worker_tols, 3)}
+        },
+    }
+
+
+def test_workload_custom_resources_are_judged_per_pod_template(write):
+    """A PyTorchJob's Master and Worker are judged as the two pod templates they are (as lint does)."""
+    gpu_tol = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
+    r = run(
+        spec(vm_size="Standard_NC8as_T4_v3", nodeTaints=["sku=gpu:NoSchedule", "nvidia.com/gpu:NoSchedule"]),
+        [_pytorchjob([SKU_GPU, gpu_tol], [SKU_GPU])],
+        write,
+    )
+    assert [f.ref for f in r.follows] == ["PyTorchJob ml/train (Master)", "PyTorchJob ml/train (Worker)"]
+    (f,) = by_rule(r, "GP402")
+    assert f.object == "PyTorchJob ml/train (Worker)" and "nvidia.com/gpu:NoSchedule" in f.message
+    assert f.line == 1
+
+
+def test_operator_placed_workloads_are_not_judged(write):
+    """KAITO's Workspace: the operator makes its own nodes and tolerations; diff claims nothing about it."""
+    ws = {
+        "apiVersion": "kaito.sh/v1beta1",
+        "kind": "Workspace",
+        "metadata": {"name": "phi", "namespace": "ml"},
+        "resource": {
+            "instanceType": "Standard_NC24ads_A100_v4", "labelSelector": {"matchLabels": {"a": "b"}}
+        },
+        "inference": {"template": {"spec": {"containers": [
+            {"name": "m", "image": "x", "resources": {"limits": {"nvidia.com/gpu": 1}}}
+        ]}}},
+    }
+    r = run(spec(vm_size="Standard_NC8as_T4_v3", nodeTaints=["other=x:NoSchedule"]), [ws], write)
+    (f,) = r.follows
+    assert f.ref == "Workspace ml/phi (inference)" and f.workload.placement == "operator"
+    assert by_rule(r, "GP402") == [] and not f.relies_on_old
+
+
 # ---- GP403 / GP404 / GP405 ---------------------------------------------------------------------------
 
 

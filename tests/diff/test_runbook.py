@@ -292,3 +292,27 @@ def test_a_failed_drain_stops_before_delete_and_says_how_to_undo(tmp_path, stubs
     assert "to put it back as it was" in out.stderr
     assert "kubectl uncordon -l 'kubernetes.azure.com/agentpool=gpunp'" in out.stderr
     assert "--enable-cluster-autoscaler --min-count '1' --max-count '3'" in out.stderr
+
+
+def test_custom_resources_that_follow_are_not_verified(write):
+    """A RayCluster's pods are the operator's (its labels, its lifetimes): the runbook verifies the
+    Deployment only and says which kinds it leaves out."""
+    ray = {
+        "apiVersion": "ray.io/v1",
+        "kind": "RayCluster",
+        "metadata": {"name": "rc", "namespace": "ml"},
+        "spec": {
+            "headGroupSpec": {"template": {"metadata": {"labels": {"app": "rc"}}, "spec": {
+                "tolerations": [SKU_GPU],
+                "containers": [{"name": "h", "image": "x", "resources": {"limits": {"nvidia.com/gpu": 1}}}],
+            }}},
+        },
+    }
+    train = deployment("train", tolerations=[SKU_GPU])
+    r = migration(workloads=load_workloads([write("w.yaml", [ray, train])]))
+    follows = {f.ref: f for f in r.follows}
+    assert follows["RayCluster ml/rc (head)"].relies_on_old and follows["RayCluster ml/rc (head)"].follows
+    verified = [f.ref for f in r.migration.to_verify()]
+    assert verified == ["Deployment ml/train"]
+    r = migration(workloads=load_workloads([write("w.yaml", [ray])]))
+    assert "bare Pods and custom resources are not verified" in r.migration.script()

@@ -255,6 +255,35 @@ def test_malformed_files_are_one_line_errors(tmp_path, name, text, needle) -> No
     assert r.exit_code == 2 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("name", "rows", "needle", "line"),
+    [
+        (  # az prints 2-space indented JSON: the wrong element's own line
+            "usage.json",
+            [{"name": {"value": "cores"}, "currentValue": 1, "limit": 10},
+             {"name": {"value": "standardNCASv3_T4Family"}, "currentValue": 0, "limit": "lots"}],
+            "item 1: limit 'lots' is not a number",
+            14,
+        ),
+        (
+            "usage.json",
+            {"value": [{"name": {"value": "cores"}, "currentValue": 1, "limit": 10}, {"name": "cores"}]},
+            "item 1: expected a usage with name.value",
+            10,
+        ),
+        ("skus.json", [{"name": "Standard_D4s_v5"}, {"tier": "S"}], "item 1: expected a resource SKU", 5),
+        ("versions.json", {"values": [{"version": "1.35"}, {"isPreview": True}]}, "values[1]", 6),
+    ],
+)
+def test_errors_inside_az_json_carry_the_line(tmp_path, name, rows, needle, line) -> None:
+    d = tmp_path / "in"
+    d.mkdir()
+    (d / name).write_text(json.dumps(rows, indent=2))
+    r = run_cli("preflight", str(spec(tmp_path)), "--from", str(d))
+    assert r.exit_code == 2 and needle in r.stderr, r.stderr
+    assert f"{d / name}:{line}: " in r.stderr
+
+
 def test_print_commands_quotes_values(tmp_path) -> None:
     f = spec(tmp_path, resourceGroup="rg(prod)")
     r = run_cli("preflight", str(f), "--print-commands", "--from", str(tmp_path / "my out"))

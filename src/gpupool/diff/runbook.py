@@ -22,6 +22,7 @@ from gpupool.diff.engine import Change, Target
 from gpupool.diff.table import pool_name_rule
 from gpupool.diff.workloads import POOL_NAME_LABELS, Follow, selector_of
 from gpupool.errors import InputError
+from gpupool.k8s.workloads import is_builtin_workload
 from gpupool.spec.model import PoolSpec
 
 POOL_LABEL = POOL_NAME_LABELS[0]
@@ -153,6 +154,7 @@ class Migration:
             if f.relies_on_old
             and f.follows
             and f.workload.kind not in NO_VERIFY_KINDS
+            and is_builtin_workload(f.workload.obj)  # an operator's pods: its labels, its lifetimes
             and selector_of(f.workload) is not None
         ]
 
@@ -479,12 +481,12 @@ class _Script:
             self.echo(f"  kubectl get pods --all-namespaces -o wide | grep {m.new.name}")
         elif not verify:
             self.echo(
-                "none of the given workloads relies on the old pool (Jobs, CronJobs and bare Pods are "
-                "not verified)"
+                "none of the given workloads relies on the old pool (Jobs, CronJobs, bare Pods and "
+                "custom resources are not verified)"
             )
         for f in verify:
             flag, sel = selector_of(f.workload) or ("-l", "")
-            self.run(["verify_workload", f.workload.namespace, f.workload.ref, flag, sel])
+            self.run(["verify_workload", f.workload.namespace, f.ref, flag, sel])
 
         self.add("", f'say "7/{steps} Scale $OLD_POOL to zero and delete it"')
         if m.old.mode != "User":
@@ -538,7 +540,7 @@ class _Script:
             return
         for f in blockers:
             it = f.item
-            self.echo(f"  {f.workload.ref} ({it.path}:{it.line}): " + "; ".join(f.problems), err=True)
+            self.echo(f"  {f.ref} ({it.path}:{it.line}): " + "; ".join(f.problems), err=True)
             for fix in f.fixes:
                 self.echo(f"    fix: {fix}", err=True)
         self.add(

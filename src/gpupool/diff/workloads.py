@@ -18,12 +18,13 @@ from typing import Any
 from gpupool import yamlio
 from gpupool.design.node import advertised, is_gpu_resource, node_labels
 from gpupool.diff import adapters
-from gpupool.errors import InputError
+from gpupool.errors import InputError, safe_text
 from gpupool.k8s.affinity import matches_node, required_terms
+from gpupool.k8s.podspecs import pod_templates
 from gpupool.k8s.quantity import format_quantity
 from gpupool.k8s.resources import extended, pod_requests
 from gpupool.k8s.taints import HARD_EFFECTS, format_toleration, untolerated
-from gpupool.k8s.workloads import Workload, iter_objects, workload_of
+from gpupool.k8s.workloads import Workload, iter_objects
 from gpupool.spec.model import API_VERSION, PoolSpec
 
 POOL_NAME_LABELS = ("kubernetes.azure.com/agentpool", "agentpool")
@@ -55,6 +56,16 @@ class Follow:
         return self.item.workload
 
     @property
+    def ref(self) -> str:
+        """``Kind namespace/name``, with the pod template's role for objects that have several."""
+        w = self.item.workload
+        if not w.role:
+            return w.ref
+        meta = w.obj.get("metadata") if isinstance(w.obj.get("metadata"), dict) else {}
+        name = meta.get("name") or w.name  # the object's name (w.name carries the role for pod names)
+        return f"{w.kind} {w.namespace}/{safe_text(name, 120)} ({safe_text(w.role, 60)})"
+
+    @property
     def follows(self) -> bool:
         return not self.problems
 
@@ -69,7 +80,9 @@ def _files(path: Path) -> list[Path]:
 
 
 def load_workloads(paths: Iterable[str | Path]) -> list[Located]:
-    """Workloads (objects with a pod template) from manifest files or directories; other objects are skipped.
+    """Workloads from manifest files or directories: one per pod template, found as lint and simulate find
+    them (:func:`gpupool.k8s.podspecs.pod_templates`: built-in kinds and workload custom resources such as
+    PyTorchJob or RayCluster, one per role); other objects are skipped.
 
     Bad YAML raises InputError (file:line). Binary files inside a directory are skipped.
     """
@@ -90,11 +103,13 @@ def load_workloads(paths: Iterable[str | Path]) -> list[Located]:
                 if not isinstance(doc.data, dict) or doc.data.get("apiVersion") == API_VERSION:
                     continue
                 for obj, where in iter_objects(doc.data):
-                    w = workload_of(obj)
-                    if w is None:
+                    found = pod_templates(obj)
+                    if not found:
                         continue
                     pos = yamlio.locate(doc.data, where) if where else None
-                    out.append(Located(w, doc.path, pos[0] if pos else doc.line, doc.data, tuple(where)))
+                    line = pos[0] if pos else doc.line
+                    for w in found:
+                        out.append(Located(w, doc.path, line, doc.data, tuple(where)))
     return out
 
 
@@ -164,6 +179,10 @@ def judge(items: Iterable[Located], old: PoolSpec, new: PoolSpec) -> list[Follow
     renamed = {**new_labels, **{k: old.name for k in POOL_NAME_LABELS}}
     for item in items:
         w = item.workload
+        if w.placement:
+            # where its pods go is decided elsewhere (an operator's own nodes, a training runtime): not judged
+            out.append(Follow(item, False, False, (), ()))
+            continue
         on_old, _, _ = problems_on(w, old, old_labels)
         runs_on_old = not on_old
         relies = runs_on_old and (bool(gpu_requests(w)) or _has_node_targeting(w) or _targets_by_key(w, old))

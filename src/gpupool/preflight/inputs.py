@@ -46,6 +46,11 @@ def facts() -> dict[str, Any]:
 
 def read_json(path: str | Path, what: str) -> Any:
     """The parsed JSON of ``path`` (``-`` is stdin), or InputError with the line of a syntax error."""
+    return read_json_text(path, what)[1]
+
+
+def read_json_text(path: str | Path, what: str) -> tuple[str, Any]:
+    """:func:`read_json`, with the text (for the line of an element that turns out to be wrong)."""
     name = str(path)
     try:
         if name == "-":
@@ -72,7 +77,7 @@ def read_json(path: str | Path, what: str) -> Any:
     if not text.strip():
         raise InputError(name, None, "empty file", f"expected the JSON that `{what}` prints")
     try:
-        return json.loads(text)
+        return text, json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(
             name, e.lineno, f"not JSON: {safe_text(e.msg)}", f"expected `{what}` output"
@@ -81,8 +86,41 @@ def read_json(path: str | Path, what: str) -> Any:
         raise InputError(name, None, "JSON nested too deeply") from None
 
 
-def _err(path: str, message: str, what: str) -> InputError:
-    return InputError(path, None, message, f"expected the JSON that `{what}` prints")
+class _ElementError(InputError):
+    """Something wrong with one element of a JSON input: ``at`` is its path in the data; the file's line is
+    found only then (:func:`_load`), the data having been parsed without positions."""
+
+    def __init__(self, path: str, at: tuple, message: str, hint: str) -> None:
+        super().__init__(path, None, message, hint)
+        self.at = at
+
+
+def _err(path: str, message: str, what: str, at: tuple = ()) -> InputError:
+    return _ElementError(path, at, message, f"expected the JSON that `{what}` prints")
+
+
+def _json_line(text: str, at: tuple) -> int | None:
+    """The line of element ``at`` in JSON text (JSON is YAML: yamlio's positions); None where yamlio cannot
+    read it (tab indentation, a text beyond its limits)."""
+    from gpupool import yamlio
+
+    try:
+        docs = yamlio.load_documents(text, "<json>")
+    except InputError:
+        return None
+    if not docs:
+        return None
+    loc = yamlio.locate(docs[0].data, at)
+    return loc[0] if loc else docs[0].line
+
+
+def _load(path: str | Path, what: str, from_data: Any) -> Any:
+    """``from_data`` on the file's JSON; an error about one element gets that element's line."""
+    text, data = read_json_text(path, what)
+    try:
+        return from_data(data, str(path))
+    except _ElementError as e:
+        raise InputError(e.path, _json_line(text, e.at), e.message, e.hint) from None
 
 
 def _list(value: Any) -> list:
@@ -101,15 +139,16 @@ SKUS_CMD = "az vm list-skus -l REGION --resource-type virtualMachines --all -o j
 def skus_from_data(data: Any, path: str) -> Skus:
     """Index the rows by name (virtualMachines only); a row becomes a :class:`Sku` when it is asked for
     (a region lists about 1,500 sizes; a run needs a few)."""
+    top: tuple = ()
     if isinstance(data, dict) and isinstance(data.get("value"), list):
-        data = data["value"]  # the REST body, as the SDK or `az rest` returns it
+        data, top = data["value"], ("value",)  # the REST body, as the SDK or `az rest` returns it
     if not isinstance(data, list):
         raise _err(path, "expected a JSON list of resource SKUs", SKUS_CMD)
     rows: dict[str, list[dict]] = {}
     regions: set[str] = set()
     for i, row in enumerate(data):
         if not isinstance(row, dict) or not isinstance(row.get("name"), str):
-            raise _err(path, f"item {i}: expected a resource SKU object with a name", SKUS_CMD)
+            raise _err(path, f"item {i}: expected a resource SKU object with a name", SKUS_CMD, (*top, i))
         if str(row.get("resourceType", "virtualMachines")).lower() != "virtualmachines":
             continue
         locations = row.get("locations")
@@ -171,7 +210,7 @@ def sku_from_rows(rows: list[dict]) -> Sku:
 
 
 def load_skus(path: str | Path) -> Skus:
-    return skus_from_data(read_json(path, SKUS_CMD), str(path))
+    return _load(path, SKUS_CMD, skus_from_data)
 
 
 # ---- az vm list-usage ------------------------------------------------------------------------------
@@ -179,36 +218,40 @@ def load_skus(path: str | Path) -> Skus:
 USAGE_CMD = "az vm list-usage -l REGION -o json"
 
 
-def _count(value: Any, path: str, i: int, key: str) -> int:
+def _count(value: Any, path: str, at: tuple, key: str) -> int:
+    i = at[-1]
     if isinstance(value, bool):
-        raise _err(path, f"item {i}: {key} is not a number", USAGE_CMD)
+        raise _err(path, f"item {i}: {key} is not a number", USAGE_CMD, (*at, key))
     try:
         return int(str(value).strip())
     except ValueError:
-        raise _err(path, f"item {i}: {key} {safe_text(value)!r} is not a number", USAGE_CMD) from None
+        raise _err(
+            path, f"item {i}: {key} {safe_text(value)!r} is not a number", USAGE_CMD, (*at, key)
+        ) from None
 
 
 def usage_from_data(data: Any, path: str) -> Usage:
+    top: tuple = ()
     if isinstance(data, dict) and isinstance(data.get("value"), list):
-        data = data["value"]
+        data, top = data["value"], ("value",)
     if not isinstance(data, list):
         raise _err(path, "expected a JSON list of usages", USAGE_CMD)
     rows: dict[str, UsageRow] = {}
     for i, row in enumerate(data):
         name = row.get("name") if isinstance(row, dict) else None
         if not isinstance(name, dict) or not isinstance(name.get("value"), str):
-            raise _err(path, f"item {i}: expected a usage with name.value", USAGE_CMD)
+            raise _err(path, f"item {i}: expected a usage with name.value", USAGE_CMD, (*top, i))
         rows[norm(name["value"])] = UsageRow(
             name=name["value"],
             local_name=str(name.get("localizedValue") or row.get("localName") or name["value"]),
-            current=_count(row.get("currentValue"), path, i, "currentValue"),
-            limit=_count(row.get("limit"), path, i, "limit"),
+            current=_count(row.get("currentValue"), path, (*top, i), "currentValue"),
+            limit=_count(row.get("limit"), path, (*top, i), "limit"),
         )
     return Usage(path=path, rows=rows)
 
 
 def load_usage(path: str | Path) -> Usage:
-    return usage_from_data(read_json(path, USAGE_CMD), str(path))
+    return _load(path, USAGE_CMD, usage_from_data)
 
 
 # ---- az aks get-versions ---------------------------------------------------------------------------
@@ -222,7 +265,7 @@ def versions_from_data(data: Any, path: str) -> Versions:
     minors: dict[str, VersionRow] = {}
     for i, row in enumerate(data["values"]):
         if not isinstance(row, dict) or not isinstance(row.get("version"), str):
-            raise _err(path, f"values[{i}]: expected an object with a version", VERSIONS_CMD)
+            raise _err(path, f"values[{i}]: expected an object with a version", VERSIONS_CMD, ("values", i))
         caps = row.get("capabilities") if isinstance(row.get("capabilities"), dict) else {}
         patches = row.get("patchVersions") if isinstance(row.get("patchVersions"), dict) else {}
         minors[row["version"]] = VersionRow(
@@ -236,7 +279,7 @@ def versions_from_data(data: Any, path: str) -> Versions:
 
 
 def load_versions(path: str | Path) -> Versions:
-    return versions_from_data(read_json(path, VERSIONS_CMD), str(path))
+    return _load(path, VERSIONS_CMD, versions_from_data)
 
 
 # ---- az aks show -----------------------------------------------------------------------------------
@@ -273,7 +316,7 @@ def _int_or_none(value: Any) -> int | None:
 
 
 def load_cluster(path: str | Path) -> Cluster:
-    return cluster_from_data(read_json(path, CLUSTER_CMD), str(path))
+    return _load(path, CLUSTER_CMD, cluster_from_data)
 
 
 # ---- az version ------------------------------------------------------------------------------------
@@ -289,7 +332,7 @@ def az_version_from_data(data: Any, path: str) -> AzVersion:
 
 
 def load_az_version(path: str | Path) -> AzVersion:
-    return az_version_from_data(read_json(path, VERSION_CMD), str(path))
+    return _load(path, VERSION_CMD, az_version_from_data)
 
 
 # ---- all of them -----------------------------------------------------------------------------------

@@ -51,7 +51,7 @@ def check(ctx):
         affected = []
         if ctx.follows is not None:
             affected = [
-                f.workload.ref
+                f.ref
                 for f in ctx.follows
                 if f.runs_on_old and untolerated([taint], f.workload.pod_spec.get("tolerations"))
             ]

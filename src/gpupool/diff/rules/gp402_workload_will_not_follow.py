@@ -65,10 +65,10 @@ def check(ctx):
             continue
         why = "; ".join(p for p, _ in items)
         if in_place:
-            msg = f"after this change {f.workload.ref} would no longer be scheduled on pool {new_pool}: {why}"
+            msg = f"after this change {f.ref} would no longer be scheduled on pool {new_pool}: {why}"
         else:
             msg = (
-                f"{f.workload.ref} runs on pool {ctx.current.name} but would not run on the new pool "
+                f"{f.ref} runs on pool {ctx.current.name} but would not run on the new pool "
                 f"{new_pool}: {why}"
             )
         yield Finding(
@@ -77,7 +77,7 @@ def check(ctx):
             message=msg,
             path=f.item.path,
             line=f.item.line,
-            object=f.workload.ref,
+            object=f.ref,
             fix="; ".join(dict.fromkeys(fx for _, fx in items)),
             extra={"pool": new_pool},
         )
