@@ -26,6 +26,8 @@ def _libyaml_headers() -> bool:
 def test_built_where_libyaml_headers_are() -> None:
     if _libyaml_headers():
         assert _yamlfast._cyaml is not None, "yaml.h is here but gpupool._cyaml was not built (see setup.py)"
+    if _yamlfast._cyaml is not None:
+        assert _yamlfast._c_locate is not None, "a stale gpupool._cyaml: rebuild it (pip install -e .)"
 
 
 def agree(text: str) -> bool:
