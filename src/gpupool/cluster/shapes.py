@@ -242,9 +242,59 @@ def _ok(value: Any, tree: dict) -> bool:
     return True
 
 
+def _generate(tree: dict) -> Any:
+    """:func:`_ok` for one tree, as Python code: one function per tree node, the keys and types inlined (a
+    snapshot has 150,000 objects; the generic walk was a sixth of ``doctor``'s time at that size, this is
+    about a third of it). The code is made from this module's own table, never from input; a test checks
+    that it answers as :func:`_ok` does."""
+    env: dict[str, Any] = {"_INT": INT}
+    out: list[str] = []
+
+    def value_checks(entry: tuple, var: str, ind: str) -> list[str]:
+        types, sub = entry
+        lines = []
+        if types is not None:
+            name = f"_T{len(env)}"
+            env[name] = types
+            cond = f"not isinstance({var}, {name})"
+            if types is INT:
+                cond += f" or {var}.__class__ is bool"
+            lines += [f"{ind}if {cond}:", f"{ind}    return False"]
+        if sub:
+            lines += [f"{ind}if not {node(sub)}({var}):", f"{ind}    return False"]
+        return lines
+
+    def node(sub: dict) -> str:
+        name = f"_n{len(out)}"
+        out.append("")  # reserve the slot: children are written first
+        slot = len(out) - 1
+        body = [f"def {name}(v):", "    if isinstance(v, dict):", "        pass"]
+        for key, entry in sub.items():
+            if key == "*":
+                continue
+            body += [f"        x = v.get({key!r})", "        if x is not None:"]
+            body += value_checks(tuple(entry), "x", "            ")
+        star = sub.get("*")
+        if star is not None:
+            body += ["        for x in v.values():", "            if x is not None:"]
+            body += value_checks(tuple(star), "x", "                ")
+            body += ["    elif isinstance(v, list):", "        for x in v:", "            if x is not None:"]
+            body += value_checks(tuple(star), "x", "                ")
+        body.append("    return True")
+        out[slot] = "\n".join(body)
+        return name
+
+    root = node(tree)
+    exec(compile("\n\n".join(out), f"<gpupool.cluster.shapes {root}>", "exec"), env)
+    return env[root]
+
+
+_FAST = {kind: _generate(tree) for kind, tree in _COMPILED.items()}
+
+
 def problem(kind: str, obj: dict) -> str | None:
     """The first field of ``obj`` with a type no API server writes, as ``path is X, expected Y``."""
-    tree = _COMPILED.get(kind)
-    if not tree or _ok(obj, tree):
+    fast = _FAST.get(kind)
+    if fast is None or fast(obj):
         return None
-    return _walk(obj, tree, "")
+    return _walk(obj, _COMPILED[kind], "")
