@@ -117,3 +117,16 @@ def data_paths(data: Any, prefix: tuple = ()) -> Any:
         yield (*prefix, len(data))
         for i, v in enumerate(data):
             yield from data_paths(v, (*prefix, i))
+
+
+# One tainted T4 pool (1 GPU per node) as spec text: the pool most lint tests judge workloads against.
+T4_POOL_YAML = """\
+apiVersion: gpupool/v1
+kind: GpuNodePool
+metadata: {name: gpunp}
+spec:
+  resourceGroup: rg
+  clusterName: aks
+  vmSize: Standard_NC4as_T4_v3
+  nodeTaints: ["sku=gpu:NoSchedule"]
+"""

@@ -12,21 +12,12 @@ from gpupool import yamlio
 from gpupool.k8s.podspecs import pod_templates
 from gpupool.lint import gpu
 from gpupool.lint.engine import LintOptions, lint_paths, lint_text
-from support import CORPUS, NO_CORPUS, make_pool
+from support import CORPUS, NO_CORPUS, T4_POOL_YAML, make_pool
 
 HERE = Path(__file__).parent
 FIXTURE_DIRS = [*sorted(p for p in (HERE / "rules").glob("GP*") if p.is_dir()), HERE / "workloads"]
 
-POOLS = """\
-apiVersion: gpupool/v1
-kind: GpuNodePool
-metadata: {name: gpunp}
-spec:
-  resourceGroup: rg
-  clusterName: aks
-  vmSize: Standard_NC4as_T4_v3
-  nodeTaints: ["sku=gpu:NoSchedule"]
-"""
+POOLS = T4_POOL_YAML
 
 T4 = make_pool(nodeTaints=["sku=gpu:NoSchedule"])
 

@@ -17,7 +17,7 @@ from gpupool import yamlio
 from gpupool.k8s.podspecs import pod_templates, supported_kinds
 from gpupool.lint.engine import LintOptions, lint_paths, lint_text
 from gpupool.simulate.inputs import load_inputs
-from support import CORPUS, NO_CORPUS, REPO
+from support import CORPUS, NO_CORPUS, REPO, T4_POOL_YAML
 
 HERE = Path(__file__).parent / "workloads"
 FIXTURES = sorted(HERE.glob("*.yaml"))
@@ -106,16 +106,7 @@ def test_supported_kinds_are_documented_in_the_readme() -> None:
 
 # ---- the published manifests of the shared corpus ---------------------------------------------------------
 
-T4_POOL = """\
-apiVersion: gpupool/v1
-kind: GpuNodePool
-metadata: {name: gpunp}
-spec:
-  resourceGroup: rg
-  clusterName: aks
-  vmSize: Standard_NC4as_T4_v3
-  nodeTaints: ["sku=gpu:NoSchedule"]
-"""
+T4_POOL = T4_POOL_YAML
 OPERATOR_KINDS = {("kaito.sh", "Workspace"), ("trainer.kubeflow.org", "TrainJob")}
 
 
