@@ -78,15 +78,14 @@ class Placer:
             a = to_ints({k: v for k, v in n.allocatable.items()})
             allocs.append(a)
             names |= set(a)
-        self._req_cache: dict[str, tuple[dict[str, int], int, int]] = {}
         bound: list[tuple[int, dict, tuple[dict[str, int], int, int]]] = []
         for i, n in enumerate(view.nodes):
             for p in n.pods:
-                r = self._requests(p.get("spec") or {})
+                r = effective_requests(p.get("spec") or {})  # memoised by the pod's resources
                 names |= set(r[0])
                 bound.append((i, p, r))
         for p in pending:
-            names |= set(self._requests(p.get("spec") or {})[0])
+            names |= set(effective_requests(p.get("spec") or {})[0])
         self.registry = Registry(names)
         self.book = ShapeBook(self.registry)
         pools = []
@@ -118,26 +117,9 @@ class Placer:
         self._seq = len(bound)
         self._by_shape: dict[int, Placement] = {}
 
-    def _requests(self, spec: dict) -> tuple[dict[str, int], int, int]:
-        key = repr(
-            (
-                [c.get("resources") for c in spec.get("containers") or [] if isinstance(c, dict)],
-                [
-                    (c.get("resources"), c.get("restartPolicy"))
-                    for c in spec.get("initContainers") or []
-                    if isinstance(c, dict)
-                ],
-                spec.get("overhead"),
-            )
-        )
-        hit = self._req_cache.get(key)
-        if hit is None:
-            hit = self._req_cache[key] = effective_requests(spec)
-        return hit
-
     def place(self, pod: dict) -> Placement:
         spec = pod.get("spec") or {}
-        reqs, nzc, nzm = self._requests(spec)
+        reqs, nzc, nzm = effective_requests(spec)
         shape = self.book.shape(spec, reqs, nzc, nzm, _priority(pod), spec.get("preemptionPolicy") == "Never")
         cached = self._by_shape.get(shape.id)
         if cached is not None:  # identical pods (one ReplicaSet) get the same answer

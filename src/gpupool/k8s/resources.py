@@ -79,6 +79,22 @@ def _pod_total(pod_spec: Any, per_container: Callable[[Any], Resources]) -> Reso
     return total
 
 
+def requests_key(pod_spec: dict) -> str:
+    """All that a pod's effective requests depend on, as text (equal text, equal requests): each container's
+    and init container's resources and restartPolicy, and the overhead. A memo key for the callers that
+    compute requests for many pods of few shapes (lint's rules, simulate's workloads)."""
+    parts = []
+    for fld in ("initContainers", "containers"):
+        items = pod_spec.get(fld)
+        if isinstance(items, list):  # anything else holds no container: no requests, as if absent
+            for c in items:
+                if isinstance(c, dict):
+                    parts.append((fld, c.get("resources"), c.get("restartPolicy")))
+                else:
+                    parts.append((fld, c))
+    return repr((parts, pod_spec.get("overhead")))
+
+
 def pod_requests(pod_spec: Any) -> Resources:
     return _pod_total(pod_spec, container_requests)
 

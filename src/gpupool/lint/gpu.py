@@ -212,21 +212,6 @@ _PLACEMENT_CACHE_MAX = 4096
 _NODE_RESOURCES = frozenset({"cpu", "memory", "ephemeral-storage"})
 
 
-def _resources_key(spec: dict) -> str:
-    """What effective requests depend on: each container's resources (and init containers' restartPolicy)
-    and the pod overhead, as text (equal text, equal requests)."""
-    parts = []
-    for fld in ("initContainers", "containers"):
-        items = spec.get(fld)
-        if isinstance(items, list):
-            for c in items:
-                if isinstance(c, dict):
-                    parts.append((fld, c.get("resources"), c.get("restartPolicy")))
-                else:
-                    parts.append((fld, c))
-    return repr((parts, spec.get("overhead")))
-
-
 _Recipe = tuple  # (rule, severity, message, at, fix, extra): the arguments of one WorkloadContext.finding
 
 
@@ -365,7 +350,7 @@ class WorkloadContext:
     @cached_property
     def resources_key(self) -> str:
         """Text that equal resources (and so equal effective requests) share: a memo key for rules."""
-        return _resources_key(self.pod_spec)
+        return resources.requests_key(self.pod_spec)
 
     @cached_property
     def _both_requests(self) -> tuple[dict[str, Fraction], dict[str, Fraction]]:

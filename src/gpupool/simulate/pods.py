@@ -16,7 +16,7 @@ from typing import Any
 
 from gpupool import yamlio
 from gpupool.k8s import affinity
-from gpupool.k8s.resources import Resources, extended, pod_requests, pod_requests_non_missing
+from gpupool.k8s.resources import Resources, extended, pod_requests, pod_requests_non_missing, requests_key
 
 # Node labels that differ from node to node inside one pool: a pod selecting on them is evaluated per node.
 VARYING_KEYS = frozenset(
@@ -162,27 +162,9 @@ _REQ_MEMO: dict[str, tuple[dict[str, int], int, int]] = {}
 _REQ_MEMO_MAX = 4096
 
 
-def _resources_key(pod_spec: dict) -> str | None:
-    """All that the effective requests depend on, as text: the containers' resources (and init containers'
-    restart policies) and the overhead. Workloads repeat a few of these; parsing quantities is the cost."""
-    parts: list = []
-    for fld in ("containers", "initContainers"):
-        cs = pod_spec.get(fld)
-        if cs is None:
-            parts.append(None)
-            continue
-        if not isinstance(cs, list):
-            return None
-        parts.append([
-            (c.get("resources"), c.get("restartPolicy")) if isinstance(c, dict) else repr(c) for c in cs
-        ])
-    parts.append(pod_spec.get("overhead"))
-    return repr(parts)
-
-
 def effective_requests(pod_spec: dict) -> tuple[dict[str, int], int, int]:
     """(requests, non-zero cpu, non-zero memory) for one pod template (memoised by the pod's resources)."""
-    key = _resources_key(pod_spec) if isinstance(pod_spec, dict) else None
+    key = requests_key(pod_spec) if isinstance(pod_spec, dict) else None
     hit = _REQ_MEMO.get(key) if key is not None else None
     if hit is None:
         hit = _effective_requests(pod_spec)
