@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from dataclasses import dataclass, field
-from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -16,17 +13,10 @@ from gpupool.findings import Finding, Severity
 from gpupool.simulate.cost import PriceTable, bundled
 
 
-@cache
 def rule_modules() -> tuple[ModuleType, ...]:
-    import gpupool.doctor.rules as pkg
+    from gpupool.rules import family
 
-    mods = []
-    for info in pkgutil.iter_modules(pkg.__path__):
-        if not info.name.startswith("_"):
-            m = importlib.import_module(f"{pkg.__name__}.{info.name}")
-            if hasattr(m, "ID"):
-                mods.append(m)
-    return tuple(sorted(mods, key=lambda m: m.ID))
+    return tuple(r.module for r in family("gpupool.doctor.rules"))
 
 
 def finding_key(f: Finding) -> tuple:

@@ -96,24 +96,15 @@ class Placer:
             shape = NodeShape(n.pool, n.vm_size, a, a, n.labels, n.taints, (), "")
             pools.append((spec, shape, n.unschedulable))
         self.cluster = Cluster(self.registry, self.msgs, sim_facts.scoring(), pools)
-        c = self.cluster
-        add_existing = getattr(c, "add_existing", None)  # simulate's way to add a real node, if present
         for i, n in enumerate(view.nodes):
-            if add_existing is not None:
-                add_existing(i, n.name, n.labels)
-                continue
-            nid = c.add_nodes(i, 1)[0]  # a node of the pool, given the real node's name and labels
-            del c.by_name[c.node_name[nid]]
-            c.node_name[nid] = n.name
-            c.by_name[n.name] = nid
-            c.node_labels[nid] = n.labels
+            self.cluster.add_existing(i, n.name, n.labels)
         bound_shapes: dict[tuple, object] = {}
         for seq, (i, p, (reqs, nzc, nzm)) in enumerate(bound):
             key = (tuple(sorted(reqs.items())), nzc, nzm, _priority(p))
             shape = bound_shapes.get(key)
             if shape is None:  # a running pod only weighs on its node: requests and priority are enough
                 shape = bound_shapes[key] = self.book.shape({}, reqs, nzc, nzm, key[3], False)
-            c.bind(Pod(str((p.get("metadata") or {}).get("name")), 0, shape, seq), i)
+            self.cluster.bind(Pod(str((p.get("metadata") or {}).get("name")), 0, shape, seq), i)
         self._seq = len(bound)
         self._by_shape: dict[int, Placement] = {}
 

@@ -290,7 +290,7 @@ class _Builder:
     def pending(self, related: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
         rows = []
         for e in self.sim.pending[:MAX_PENDING]:
-            fixes = [dict(x) for x in getattr(e, "fixes", None) or []] or related.get(e.workload, [])
+            fixes = [dict(x) for x in e.fixes or []] or related.get(e.workload, [])
             fixes = [{"rule": str(x.get("rule") or ""), "message": str(x.get("message") or ""),
                       "fix": str(x.get("fix") or "")} for x in fixes]
             self.rules_used.update(x["rule"] for x in fixes if x["rule"])
@@ -301,7 +301,7 @@ class _Builder:
                 "where": f"{e.path}:{e.line}" if e.path else "",
                 "scheduler": e.message,
                 "autoscaler": e.autoscaler or "",
-                "why": getattr(e, "why", None) or "",
+                "why": e.why or "",
                 "explanation": self.explain_pending(e.workload),
                 "findings": fixes,
                 "pools": self.intended(e.workload),
