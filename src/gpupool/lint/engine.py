@@ -30,6 +30,7 @@ from gpupool import spec as pool_spec
 from gpupool import yamlio
 from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity, exit_code, sort_key
+from gpupool.gcpolicy import YOUNG_THRESHOLD
 from gpupool.k8s import podspecs
 from gpupool.lint import reader, schema
 from gpupool.lint.config import ANNOTATION, LintConfig, parse_ignore_annotation, resolve_rule
@@ -364,6 +365,7 @@ class Linter:
         found: list[Finding] = [self._dup(path, d, ref) for d in duplicates]
         api, kind = obj.get("apiVersion"), obj.get("kind")
         status = "valid"
+        templates = None  # the object's pod templates, found once (GPU rules, ignore annotations)
         if not isinstance(api, str) or not api or not isinstance(kind, str) or not kind:
             missing = [k for k, v in (("apiVersion", api), ("kind", kind)) if not isinstance(v, str) or not v]
             found.append(
@@ -442,7 +444,7 @@ class Linter:
                         seen.add(k)
                         unique.append(f)
                 found = unique
-        notes = _annotations(obj) if annotations else []
+        notes = _annotations(obj, templates) if annotations else []
         kept = self._filter(found, obj, notes, rep, base=base, root=root, ref=ref)
         rep.findings.extend(kept)
         # Schema-wise verdict: GP2xx errors (schema, API server) make an object invalid; GPU findings do not.
@@ -544,11 +546,12 @@ class Linter:
         return out
 
 
-def _annotations(obj: dict) -> list[tuple[Any, tuple]]:
-    """``gpupool.io/ignore`` values on the object and on its pod template, with their paths."""
+def _annotations(obj: dict, templates: list | None = None) -> list[tuple[Any, tuple]]:
+    """``gpupool.io/ignore`` values on the object and on its pod templates (``templates``: those already
+    found, else found here), with their paths."""
     out = []
     metas: list[tuple[Any, tuple]] = [(obj.get("metadata"), ("metadata",))]
-    for w in podspecs.pod_templates(obj):
+    for w in podspecs.pod_templates(obj) if templates is None else templates:
         if w.template_path != w.pod_spec_path and w.template_path:
             metas.append((w.template.get("metadata"), (*w.template_path, "metadata")))
     for meta, rel in metas:
@@ -716,10 +719,12 @@ def _chunks(files: list[str], sizes: dict[str, int], workers: int) -> list[list[
 @contextmanager
 def _gc_tuned() -> Iterator[None]:
     """Parsing allocates millions of short-lived containers and keeps few: collect the young generation
-    less often and never rescan what existed before the run (~15% of lint's CPU time otherwise)."""
+    less often (as :func:`gpupool.gcpolicy.batch` does for every CLI command, so that library callers get it
+    too), the older ones less often, and never rescan what existed before the run (~15% of lint's CPU time
+    otherwise)."""
     old = gc.get_threshold()
     gc.freeze()
-    gc.set_threshold(max(old[0], 50_000), max(old[1], 20), max(old[2], 20))
+    gc.set_threshold(max(old[0], YOUNG_THRESHOLD), max(old[1], 20), max(old[2], 20))
     try:
         yield
     finally:

@@ -366,25 +366,24 @@ class Simulation:
 
         def daemon_pods(nid: int, new_node: bool) -> None:
             nonlocal seq
-            if True:
-                for w in daemonsets:
-                    if w.existing and not new_node:
-                        continue  # the real cluster's DaemonSet runs there already
-                    if cluster.static_node(w.ds_shape, nid) is not None:  # type: ignore[arg-type]
-                        continue  # the DaemonSet controller makes no pod for this node
-                    suffix = cluster.node_name[nid].rsplit("-", 1)[-1]
-                    pod = Pod(f"{w.name}-{suffix}", w.index, w.ds_shape, seq, pin=nid, ds=True)
-                    seq += 1
-                    run.pods.append(pod)
-                    if w.problem is not None:
-                        pod.status = w.problem
-                        ds_waiting.append(pod)
-                        continue
-                    target = cluster.select(pod)
-                    if target is not None:
-                        cluster.bind(pod, target)
-                    else:
-                        ds_waiting.append(pod)
+            for w in daemonsets:
+                if w.existing and not new_node:
+                    continue  # the real cluster's DaemonSet runs there already
+                if cluster.static_node(w.ds_shape, nid) is not None:  # type: ignore[arg-type]
+                    continue  # the DaemonSet controller makes no pod for this node
+                suffix = cluster.node_name[nid].rsplit("-", 1)[-1]
+                pod = Pod(f"{w.name}-{suffix}", w.index, w.ds_shape, seq, pin=nid, ds=True)
+                seq += 1
+                run.pods.append(pod)
+                if w.problem is not None:
+                    pod.status = w.problem
+                    ds_waiting.append(pod)
+                    continue
+                target = cluster.select(pod)
+                if target is not None:
+                    cluster.bind(pod, target)
+                else:
+                    ds_waiting.append(pod)
 
         if self.start is None:
             for i, p in enumerate(self.pools):

@@ -41,7 +41,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from gpupool.findings import Finding, Severity
-from gpupool.k8s.gpustack import classify, image_name
+from gpupool.k8s.gpustack import classify
 from gpupool.lint.rules._stack_daemonset import reach_findings
 
 if TYPE_CHECKING:
@@ -51,10 +51,6 @@ ID = "GP309"
 NAME = "device-plugin-cannot-schedule"
 SEVERITY = Severity.ERROR
 SUMMARY = "A device plugin DaemonSet (k8s-device-plugin image) that cannot run on a GPU pool that needs it."
-
-
-def is_device_plugin_image(image: object) -> bool:
-    return image_name(image) == "k8s-device-plugin"
 
 
 def check(ctx: WorkloadContext) -> Iterator[Finding]:
