@@ -83,6 +83,12 @@ class VmSize:
     def gpus_text(self) -> str:
         return str(self.gpus)
 
+    def gpus_number(self) -> int | float:
+        """The GPU count as a JSON number: whole counts as integers, partial-GPU (vGPU) fractions such as 1/6
+        as decimals rounded to 4 places (:meth:`gpus_text` keeps the exact fraction)."""
+        g = self.gpus
+        return int(g) if g.denominator == 1 else round(float(g), 4)
+
 
 @dataclass(frozen=True)
 class Driver:

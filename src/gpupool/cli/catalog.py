@@ -7,18 +7,11 @@ is; facts no primary source confirmed are marked. ``-o json`` is versioned (``"v
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import typer
 
 from gpupool.cli.common import Format, guard
-
-
-def _number(value: Fraction) -> int | float:
-    """A GPU count as a JSON number: whole counts as integers, partial-GPU (vGPU) fractions such as 1/6 as
-    decimals rounded to 4 places (``gpusText`` keeps the exact fraction)."""
-    return int(value) if value.denominator == 1 else round(float(value), 4)
 
 
 def sizes() -> list[dict[str, Any]]:
@@ -32,8 +25,8 @@ def sizes() -> list[dict[str, Any]]:
                 "family": s.family,
                 "vcpu": s.vcpu,
                 "memoryGiB": s.memory_gib,
-                "gpus": _number(s.gpus),
-                "gpusText": str(s.gpus),
+                "gpus": s.gpus_number(),
+                "gpusText": s.gpus_text(),
                 "gpuId": s.gpu.id if s.gpu else None,
                 "gpu": s.gpu.model if s.gpu else None,
                 "status": s.status,

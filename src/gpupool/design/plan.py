@@ -5,7 +5,6 @@ the commands that create it. Pure: pools in, a :class:`Plan` out; the CLI prints
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from gpupool import catalog
@@ -42,8 +41,8 @@ class PoolPlan:
             "resourceGroup": p.resource_group,
             "vmSize": p.vm_size,
             "gpuModel": size.gpu.model if size and size.gpu else None,
-            "gpusPerNode": _number(size.gpus) if size else None,
-            "gpusPerNodeText": str(size.gpus) if size else None,
+            "gpusPerNode": size.gpus_number() if size else None,
+            "gpusPerNodeText": size.gpus_text() if size else None,
             "vcpu": size.vcpu if size else None,
             "memoryGiB": size.memory_gib if size else None,
             "mode": p.mode,
@@ -145,8 +144,3 @@ def plan_pools(pools: list[PoolSpec]) -> Plan:
             )
         )
     return Plan(plans, findings)
-
-
-def _number(value: Fraction) -> int | float:
-    """A GPU count as a JSON number: whole counts as integers, vGPU fractions (1/6) as decimals."""
-    return int(value) if value.denominator == 1 else round(float(value), 4)

@@ -44,13 +44,9 @@ def facts() -> dict[str, Any]:
     return yaml.safe_load(text)
 
 
-def read_json(path: str | Path, what: str) -> Any:
-    """The parsed JSON of ``path`` (``-`` is stdin), or InputError with the line of a syntax error."""
-    return read_json_text(path, what)[1]
-
-
 def read_json_text(path: str | Path, what: str) -> tuple[str, Any]:
-    """:func:`read_json`, with the text (for the line of an element that turns out to be wrong)."""
+    """The text and parsed JSON of ``path`` (``-`` is stdin), or InputError with the line of a syntax error
+    (the text: for the line of an element that turns out to be wrong)."""
     name = str(path)
     try:
         if name == "-":
