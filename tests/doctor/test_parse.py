@@ -97,3 +97,16 @@ def test_parsers_never_raise(text: str) -> None:
     parse.autoscaler_status(text)
     parse.image_cuda(text)
     parse.cuda_requirement(text)
+
+
+def test_describe_command_names_namespace_and_daemonset_quoted() -> None:
+    """GP652's fix when no exporter pod exists: a command kubectl accepts (namespace flag, then name)."""
+    import shlex
+
+    from gpupool.doctor.context import describe_command
+
+    cmd = describe_command({"metadata": {"namespace": "gpu-operator", "name": "nvidia-dcgm-exporter"}})
+    assert cmd == "kubectl describe daemonset -n gpu-operator nvidia-dcgm-exporter"
+    hostile = describe_command({"metadata": {"namespace": "a b", "name": "x;rm -rf /"}})
+    assert shlex.split(hostile) == ["kubectl", "describe", "daemonset", "-n", "a b", "x;rm -rf /"]
+    assert describe_command({"metadata": {"name": "d"}}).endswith("-n default d")

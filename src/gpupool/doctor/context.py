@@ -4,6 +4,7 @@ simulated placement."""
 
 from __future__ import annotations
 
+import shlex
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -89,6 +90,13 @@ def ds_misses(ds: dict, node: NodeView) -> tuple[list[Taint], bool]:
 def ds_ref(ds: dict) -> str:
     m = ds.get("metadata") or {}
     return f"DaemonSet {m.get('namespace', '')}/{m.get('name', '')}"
+
+
+def describe_command(ds: dict) -> str:
+    """``kubectl describe daemonset -n NAMESPACE NAME`` (the DaemonSet's events say why pods are missing)."""
+    m = ds.get("metadata") or {}
+    ns, name = str(m.get("namespace") or "default"), str(m.get("name") or "")
+    return f"kubectl describe daemonset -n {shlex.quote(ns)} {shlex.quote(name)}"
 
 
 def tolerations_fix(taints: list[Taint]) -> str:

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 
 from gpupool.doctor.context import (
     Context,
+    describe_command,
     ds_misses,
     ds_ref,
     finding,
@@ -60,7 +61,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             fix = "match the pool's labels (kubernetes.azure.com/accelerator: nvidia)"
         else:
             why = "no exporter pod is there (see the DaemonSet's events)"
-            fix = "kubectl describe daemonset " + ds_ref(dss[0]).split(" ", 1)[1].replace("/", " -n ", 0)
+            fix = describe_command(dss[0])
         yield finding(
             ID,
             SEVERITY,
