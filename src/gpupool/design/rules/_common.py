@@ -40,6 +40,14 @@ def k8s_minor(version: str | None) -> tuple[int, int] | None:
     return (parts[0], parts[1] if len(parts) > 1 else 0)
 
 
+def offered_on(os_: catalog.OsSku, have: tuple[int, int]) -> bool:
+    """The OS SKU is offered on Kubernetes minor ``have`` (its catalog range; no range known: it is)."""
+    if os_.kubernetes is None:
+        return True
+    lo, hi = (k8s_minor(x) for x in os_.kubernetes)
+    return (lo is None or have >= lo) and (hi is None or have <= hi)
+
+
 def operator_pool(pool: PoolSpec, size: catalog.VmSize | None) -> bool:
     """A Linux NVIDIA GPU pool whose GPU stack is the NVIDIA GPU Operator (gpu.driver None, not managed)."""
     g = pool.gpu_settings
@@ -72,9 +80,7 @@ def other_os_skus(pool: PoolSpec, instead_of: str, limit: int = 2) -> list[str]:
             continue
         if pool.is_gpu_pool and o.gpu == "unsupported":
             continue
-        if have and o.kubernetes:
-            lo, hi = (k8s_minor(x) for x in o.kubernetes)
-            if (lo and have < lo) or (hi and have > hi):
-                continue
+        if have and not offered_on(o, have):
+            continue
         out.append(o.name)
     return out[:limit]

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from gpupool.design.rules._common import k8s_minor, other_os_skus
+from gpupool.design.rules._common import k8s_minor, offered_on, other_os_skus
 from gpupool.findings import Finding, Severity
 
 if TYPE_CHECKING:
@@ -53,10 +53,9 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
     have = k8s_minor(pool.kubernetes_version)
     if os_ is None or os_.kubernetes is None or have is None:
         return
-    lo_text, hi_text = os_.kubernetes
-    lo, hi = k8s_minor(lo_text), k8s_minor(hi_text)
-    if (lo is None or have >= lo) and (hi is None or have <= hi):
+    if offered_on(os_, have):
         return
+    lo_text, hi_text = os_.kubernetes
     if lo_text and hi_text:
         span = f"{lo_text}-{hi_text}"
     else:

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from gpupool import catalog
-from gpupool.design.rules._common import k8s_minor
+from gpupool.design.rules._common import k8s_minor, offered_on
 from gpupool.findings import Finding, Severity
 
 if TYPE_CHECKING:
@@ -49,10 +49,9 @@ def check(ctx: PoolContext) -> Iterator[Finding]:
     have = k8s_minor(ctx.cluster.kubernetes_version)
     if os_ is None or os_.kubernetes is None or have is None:
         return
-    lo_text, hi_text = os_.kubernetes
-    lo, hi = k8s_minor(lo_text), k8s_minor(hi_text)
-    if (lo is None or have >= lo) and (hi is None or have <= hi):
+    if offered_on(os_, have):
         return
+    lo_text, hi_text = os_.kubernetes
     span = f"{lo_text or 'any'}-{hi_text or 'newer'}"
     yield ctx.finding(
         ID,
