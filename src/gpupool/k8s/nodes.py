@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from gpupool.k8s.quantity import try_quantity
+from gpupool.k8s.resources import parse_quantities
 from gpupool.spec.model import Taint
 
 POOL_LABELS = ("kubernetes.azure.com/agentpool", "agentpool")
@@ -61,31 +61,12 @@ def accelerator(node: Any) -> str | None:
     return None
 
 
-_PARSED: dict[object, Fraction | None] = {}  # the same few quantity strings repeat on every node
-
-
-def _quantities(section: dict) -> dict[str, Fraction]:
-    out: dict[str, Fraction] = {}
-    for k, v in section.items():
-        try:
-            q = _PARSED[v]
-        except KeyError:
-            q = try_quantity(v)
-            if len(_PARSED) < 100_000:
-                _PARSED[v] = q
-        except TypeError:  # unhashable: not a quantity
-            q = None
-        if q is not None:
-            out[str(k)] = q
-    return out
-
-
 def capacity(node: Any) -> dict[str, Fraction]:
-    return _quantities(_dict(node, "status", "capacity"))
+    return parse_quantities(_dict(node, "status", "capacity"))
 
 
 def allocatable(node: Any) -> dict[str, Fraction]:
-    return _quantities(_dict(node, "status", "allocatable"))
+    return parse_quantities(_dict(node, "status", "allocatable"))
 
 
 def taints(node: Any) -> tuple[Taint, ...]:

@@ -23,7 +23,8 @@ def _section(container: Any, name: str) -> dict:
     return sec if isinstance(sec, dict) else {}
 
 
-def _parse(section: dict) -> Resources:
+def parse_quantities(section: dict) -> Resources:
+    """The entries of a resource map (requests, limits, overhead, a node's capacity) that are quantities."""
     out: Resources = {}
     for k, v in section.items():
         q = try_quantity(v)
@@ -33,11 +34,11 @@ def _parse(section: dict) -> Resources:
 
 
 def container_limits(container: Any) -> Resources:
-    return _parse(_section(container, "limits"))
+    return parse_quantities(_section(container, "limits"))
 
 
 def container_requests(container: Any) -> Resources:
-    reqs = _parse(_section(container, "requests"))
+    reqs = parse_quantities(_section(container, "requests"))
     for k, v in container_limits(container).items():
         reqs.setdefault(k, v)
     return reqs
@@ -75,7 +76,7 @@ def _pod_total(pod_spec: Any, per_container: Callable[[Any], Resources]) -> Reso
     _max(total, init_peak)
     overhead = pod_spec.get("overhead")
     if isinstance(overhead, dict):
-        _add(total, _parse(overhead))
+        _add(total, parse_quantities(overhead))
     return total
 
 
