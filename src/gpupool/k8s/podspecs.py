@@ -16,7 +16,7 @@ from functools import cache
 from importlib import resources as _resources
 from typing import Any
 
-from gpupool.k8s.workloads import Workload
+from gpupool.k8s.workloads import Workload, get_path, job_pods
 
 _BUILTIN_GROUPS = frozenset({"", "apps", "batch", "extensions", "autoscaling", "policy"})
 
@@ -124,24 +124,8 @@ def supported_kinds() -> list[KindShape]:
 # ---- walking ---------------------------------------------------------------------------------------
 
 
-def _get(obj: Any, path: tuple[str, ...]) -> Any:
-    for step in path:
-        if not isinstance(obj, dict):
-            return None
-        obj = obj.get(step)
-    return obj
-
-
 def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
-def _job_pods(job: Any) -> int:
-    job = job if isinstance(job, dict) else {}
-    parallelism = _count(job.get("parallelism"))
-    parallelism = 1 if parallelism is None else parallelism
-    completions = _count(job.get("completions"))
-    return min(parallelism, completions) if completions is not None else parallelism
 
 
 def _replicas(entry: PodEntry, obj: dict, element: Any) -> int | None:
@@ -153,9 +137,9 @@ def _replicas(entry: PodEntry, obj: dict, element: Any) -> int | None:
             total *= f.const
             continue
         base = obj if f.absolute else element
-        value = _get(base, f.path)
+        value = get_path(base, f.path)
         if f.kind == "job":
-            total *= _job_pods(value)
+            total *= job_pods(value)
             continue
         n = _count(value)
         total *= max(0, (1 if n is None else n) - f.minus)
@@ -165,10 +149,10 @@ def _replicas(entry: PodEntry, obj: dict, element: Any) -> int | None:
 def _elements(entry: PodEntry, obj: dict) -> list[tuple[tuple, Any, str]]:
     """(path of the element, element, role) for each element the entry names."""
     if entry.each is None:
-        el = _get(obj, entry.at) if entry.at else obj
+        el = get_path(obj, entry.at) if entry.at else obj
         return [(entry.at, el, "")] if isinstance(el, dict) else []
     *coll_path, last = entry.each
-    coll = _get(obj, (*entry.at, *coll_path))
+    coll = get_path(obj, (*entry.at, *coll_path))
     base = (*entry.at, *coll_path)
     out: list[tuple[tuple, Any, str]] = []
     if last == "*" and isinstance(coll, dict):
@@ -177,7 +161,7 @@ def _elements(entry: PodEntry, obj: dict) -> list[tuple[tuple, Any, str]]:
                 out.append(((*base, k), v, str(k)))
     elif last.endswith("[]"):
         key = last[:-2]
-        items = _get(obj, (*base, key)) if key else coll
+        items = get_path(obj, (*base, key)) if key else coll
         if isinstance(items, list):
             for i, v in enumerate(items):
                 if isinstance(v, dict):
@@ -239,7 +223,7 @@ def _from_entry(entry: PodEntry, obj: dict, kind: str) -> list[Workload]:
         remap: tuple = ()
         if entry.container is not None:
             cpath, rkey = entry.container
-            fields = _get(el, cpath)
+            fields = get_path(el, cpath)
             if not isinstance(fields, dict):
                 continue
             c = {"name": role or "main", "image": fields.get("image"), "resources": fields.get(rkey)}
@@ -250,14 +234,14 @@ def _from_entry(entry: PodEntry, obj: dict, kind: str) -> list[Workload]:
             out.append(_make(obj, kind, role, tpl, epath, spec, (), replicas, entry.placement, remap))
             continue
         if entry.pod_spec is not None:
-            spec = _get(el, entry.pod_spec) if entry.pod_spec else el
+            spec = get_path(el, entry.pod_spec) if entry.pod_spec else el
             if not isinstance(spec, dict):
                 continue
             spath = (*epath, *entry.pod_spec)
             extra = [k for k in entry.containers if isinstance(spec.get(k), dict)]
             inherited = []
             if entry.inherit_from is not None:
-                src = _get(obj, entry.inherit_from)
+                src = get_path(obj, entry.inherit_from)
                 if isinstance(src, dict):
                     inherited = [f for f in entry.inherit if f not in spec and f in src]
             if extra or inherited:
@@ -278,7 +262,7 @@ def _from_entry(entry: PodEntry, obj: dict, kind: str) -> list[Workload]:
             out.append(_make(obj, kind, role, tpl, spath, spec, spath, replicas, entry.placement, remap))
             continue
         for t in entry.templates:
-            tpl = _get(el, t)
+            tpl = get_path(el, t)
             if isinstance(tpl, dict) and isinstance(tpl.get("spec"), dict):
                 tpath = (*epath, *t)
                 spec = tpl["spec"]

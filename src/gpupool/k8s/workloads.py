@@ -99,7 +99,8 @@ def _int(value: Any, default: int) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else default
 
 
-def _get(obj: Any, path: tuple[str, ...]) -> Any:
+def get_path(obj: Any, path: tuple[str, ...]) -> Any:
+    """The value at ``path`` (keys) inside nested mappings, or None where one is missing."""
     for step in path:
         if not isinstance(obj, dict):
             return None
@@ -115,7 +116,11 @@ def pod_count(kind: str, obj: dict) -> int | None:
         return None
     if kind in ("Deployment", "ReplicaSet", "StatefulSet", "ReplicationController"):
         return _int(spec.get("replicas"), 1)
-    job = spec if kind == "Job" else _get(obj, ("spec", "jobTemplate", "spec"))
+    return job_pods(spec if kind == "Job" else get_path(obj, ("spec", "jobTemplate", "spec")))
+
+
+def job_pods(job: Any) -> int:
+    """Pods a Job spec runs at once: min(parallelism (default 1), completions when set)."""
     job = job if isinstance(job, dict) else {}
     parallelism = _int(job.get("parallelism"), 1)
     completions = job.get("completions")
@@ -134,7 +139,7 @@ def workload_of(obj: Any) -> Workload | None:
     if "apiVersion" in obj and not is_builtin_workload(obj):
         return None  # same kind name in another API group (e.g. Volcano's batch.volcano.sh Job)
     tpath = POD_TEMPLATE_PATHS[kind]
-    template = obj if not tpath else _get(obj, tpath)
+    template = obj if not tpath else get_path(obj, tpath)
     if not isinstance(template, dict):
         return None
     spec = template.get("spec")
