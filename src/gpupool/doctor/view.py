@@ -7,6 +7,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from gpupool import catalog
@@ -76,8 +77,9 @@ class View:
     def role(self, pod: dict) -> str | None:
         return self.roles.get(id(pod))
 
-    @property
+    @cached_property
     def gpu_nodes(self) -> list[NodeView]:
+        """Linux GPU nodes (the view is not changed once built: most rules read this, often in loops)."""
         return [n for n in self.nodes if n.is_gpu and not n.windows]
 
     def pool_info(self, name: str) -> dict | None:
