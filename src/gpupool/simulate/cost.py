@@ -44,6 +44,10 @@ class Price:
     source: str
     estimate: bool = False
 
+    def hourly(self, spot: bool) -> float:
+        """A node's price per hour: the Spot price for a Spot node when the table has one."""
+        return self.spot if spot and self.spot is not None else self.per_hour
+
 
 @dataclass(frozen=True)
 class PriceTable:

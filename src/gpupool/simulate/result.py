@@ -215,7 +215,7 @@ def build(
         price = prices.get(spec.vm_size)
         per: float | None = None
         if price is not None:
-            per = price.spot if spec.priority == "Spot" and price.spot is not None else price.per_hour
+            per = price.hourly(spec.priority == "Spot")
         cost: float | None = 0.0 if n == 0 else None
         if per is not None:
             cost = round(per * n, 6)

@@ -49,8 +49,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             if price is None:
                 unknown.append(n.vm_size or "?")
                 continue
-            is_spot = n.labels.get(spot["key"]) == spot["value"]
-            total += price.spot if is_spot and price.spot is not None else price.per_hour
+            total += price.hourly(n.labels.get(spot["key"]) == spot["value"])
             currency = price.currency
         cost = f" ({total:.2f} {currency}/h)" if currency else ""
         ev = [f"nodes: {node_list(nodes)}"]

@@ -32,7 +32,7 @@ def gpu_text(shape: NodeShape) -> str:
 
 def hourly(price: Price, pool: PoolSpec) -> float:
     """A node's price per hour: the Spot price for a Spot pool when the table has one."""
-    return price.spot if pool.priority == "Spot" and price.spot is not None else price.per_hour
+    return price.hourly(pool.priority == "Spot")
 
 
 def money(amount: float, currency: str) -> str:
