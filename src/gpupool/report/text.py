@@ -64,13 +64,15 @@ def styled(stream: TextIO | None = None) -> bool:
 
 def console(stream: TextIO | None = None) -> Console:
     """A Rich console for ``stream`` (stdout by default) that follows ``--color`` and never wraps off a
-    terminal."""
+    terminal. Emoji shortcodes are off: ``file:100:`` or a name such as ``:smile:`` prints as written
+    (Rich would print 💯). Markup stays on for gpupool's own styles; text from input (paths, names,
+    messages) goes through ``rich.markup.escape`` or ``markup=False`` at every ``print``."""
     from rich.console import Console
 
     stream = stream if stream is not None else sys.stdout
     tty = is_terminal(stream)
     colour = styled(stream)
-    kwargs: dict = {"file": stream, "highlight": False, "soft_wrap": True}
+    kwargs: dict = {"file": stream, "highlight": False, "soft_wrap": True, "emoji": False}
     if colour:
         kwargs["force_terminal"] = True
         kwargs["color_system"] = "auto" if tty else "standard"
