@@ -43,7 +43,9 @@ _CLUSTER_RE = re.compile(r"^[A-Za-z0-9]([-_A-Za-z0-9]{0,61}[A-Za-z0-9])?$")
 # but it must be safe to put anywhere: no spaces, quotes or shell metacharacters.
 _SAFE_NAME_RE = re.compile(r"^[A-Za-z0-9][-A-Za-z0-9_]{0,63}$")
 _LOCATION_RE = re.compile(r"^[a-z0-9]{2,40}$")
-_VM_SIZE_RE = re.compile(r"^[A-Za-z0-9_]{2,80}$")
+# Letters and digits in parts joined by "_" or "-": constrained-vCPU sizes have a hyphen (Standard_M8-2ms,
+# Standard_M416-208s_v2 in az vm list-skus); never a leading "-" (it goes into az command lines).
+_VM_SIZE_RE = re.compile(r"^(?=.{2,80}$)[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*$")
 _OS_SKU_RE = re.compile(r"^[A-Za-z0-9]{2,40}$")
 _K8S_VERSION_RE = re.compile(r"^\d+\.\d+(\.\d+)?$")
 _CUDA_RE = re.compile(r"^\d+\.\d+(\.\d+)?$")
