@@ -148,7 +148,7 @@ def _line_of(path, needle: str) -> int:
         ({"gpuInstanceProfile": "MIG5g"}, '"gpuInstanceProfile"', '"MIG5g" is not one of MIG1g'),
         ({"scaleSetPriority": "Cheap"}, '"scaleSetPriority"', "Regular, Spot"),
         ({"enableAutoScaling": "yes"}, '"enableAutoScaling"', "expected boolean"),
-        ({"mode": "Gateway"}, '"mode"', "User, System"),
+        ({"mode": 7}, '"mode"', "expected string"),
         ({"name": "bad name!"}, '"name"', "not a valid node pool name"),
         ({"nodeLabels": {"team": "a b"}}, '"nodeLabels"', "nodeLabels.team"),
     ],

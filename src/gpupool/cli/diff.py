@@ -427,9 +427,13 @@ def register(app: typer.Typer) -> None:
                 "write to a file with --write FILE (-o names the format, as in every gpupool command)",
             )
         shown = "<stdin>" if file == "-" else file
-        pools = azjson.load_az_pools(file, resource_group=resource_group, cluster_name=cluster_name)
+        read = azjson.load_az(file, resource_group=resource_group, cluster_name=cluster_name)
         if name is not None:
-            pools = [azjson.pick(pools, name, shown)]
+            pools = [azjson.pick(read.pools, name, shown, read.skipped)]
+        else:
+            pools = read.require_pools()
+            for note in read.notes():
+                typer.echo(f"gpupool: note: {note}", err=True)
         if output == "json":
             from gpupool.report.jsonout import dumps
 
