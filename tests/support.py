@@ -36,6 +36,9 @@ def shared_dir() -> Path | None:
 SHARED = shared_dir()
 CORPUS = SHARED / "corpus" / "real" if SHARED else None
 NO_CORPUS = "the shared corpus of published manifests (<repo>/../shared/corpus/real) is absent"
+# Real Azure responses (the Azure CLI's test recordings) and what azure-cli 2.91.0 prints for them.
+AZURE = SHARED / "corpus" / "azure" if SHARED and (SHARED / "corpus" / "azure" / "az").is_dir() else None
+NO_AZURE = "the recorded Azure responses (<repo>/../shared/corpus/azure) are absent"
 
 
 @dataclass

@@ -162,3 +162,15 @@ def test_load_many_expands_directories(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(InputError, match="no pool spec"):
         load_many([tmp_path / "empty"])
+
+
+@pytest.mark.parametrize("size", ["Standard_M8-2ms", "Standard_M416-208s_v2", "standard_e4-2s_v3"])
+def test_vm_size_names_with_a_hyphen_are_valid(size: str) -> None:
+    """Constrained-vCPU sizes have a hyphen (both listed in az vm list-skus, see tests/preflight)."""
+    assert parse_pool(pool_doc(vmSize=size), "p.yaml", 1).vm_size == size
+
+
+@pytest.mark.parametrize("size", ["-Standard_M8", "Standard_M8-", "Standard__M8", "Standard_M8--2ms", "M 8", "x"])
+def test_vm_size_names_stay_strict(size: str) -> None:
+    with pytest.raises(InputError, match="VM size name"):
+        parse_pool(pool_doc(vmSize=size), "p.yaml", 1)

@@ -84,8 +84,9 @@ def read_current(path: str, resource_group: str | None, cluster_name: str | None
         return out
     d = docs[0]
     looks_az = isinstance(d.data, list) or (
-        isinstance(d.data, dict) and ("vmSize" in d.data or azjson.is_az_cluster(d.data))
-    )
+        isinstance(d.data, dict)
+        and any(k in d.data for k in ("vmSize", "agentPoolProfiles", "properties", "value"))
+    )  # an ARM REST body ("properties", "value") is refused by azjson with one line that says so
     if looks_az:  # a bad item or field is reported where it is, with its line
         pools = azjson.pools_from_documents(
             docs, name, resource_group=resource_group, cluster_name=cluster_name

@@ -198,6 +198,16 @@ def _skipped(inputs: Inputs, pools: list[PoolSpec]) -> list[str]:
         given = sorted(c.name for c in inputs.clusters.values())
         have = f"; the az aks show output given is for {', '.join(given)}" if given else ""
         out.append(f"cluster version and network (no az aks show output for {', '.join(missing)}{have})")
+    for c in sorted(inputs.clusters.values(), key=lambda c: c.name.lower()):
+        if not any(inputs.cluster(p.cluster_name) is c for p in pools):
+            continue
+        if c.network is None:
+            out.append(
+                f"pods per node of cluster {c.name} (network plugin {c.network_plugin!r} is not one gpupool "
+                f"knows; {c.path})"
+            )
+        if c.kubernetes_version is None:
+            out.append(f"the control plane's Kubernetes version of cluster {c.name} ({c.path} gives none)")
     if inputs.az_version is None:
         out.append("Azure CLI and aks-preview versions (no az version output)")
     return out

@@ -6,8 +6,13 @@ The files are made by the user (``gpupool preflight --print-commands`` prints th
 ``az version -o json``. Shapes follow the azure-cli 2.91.0 code (see data/preflight.yaml); numbers that az
 prints as strings (list-usage ``currentValue``/``limit``) are read either way, so the SDK's own
 serialisation (live mode) reads the same. Bad input is one :class:`~gpupool.errors.InputError` with
-``file:line``, never a traceback. JSON is read with the standard library (a region's list-skus output is
-megabytes; the line-aware YAML reader would be slow on it).
+``file:line``, never a traceback: every field preflight reads is type-checked (a zone list given as a
+string, a text vCPU count, a version as a number, a null networkProfile are errors naming the field, not
+"absent"); an empty list (``[]`` from a mistyped region) is unusable, not "nothing offered"; a REST body
+of a cluster, a REST page with ``nextLink`` and the retired orchestrators API are refused with one line
+that says so (:mod:`gpupool.spec.azshape`; a REST ``{"value": [...]}`` of SKUs or usages is read).
+JSON is read with the standard library (a region's list-skus output is megabytes; the line-aware YAML
+reader would be slow on it).
 """
 
 from __future__ import annotations
@@ -119,73 +124,184 @@ def _load(path: str | Path, what: str, from_data: Any) -> Any:
         raise InputError(e.path, _json_line(text, e.at), e.message, e.hint) from None
 
 
-def _list(value: Any) -> list:
-    return value if isinstance(value, list) else []
+_KIND_NAMES = {str: "a string", int: "an integer", float: "a number", bool: "a boolean", list: "a list",
+               dict: "an object"}
 
 
-def _strs(value: Any) -> tuple[str, ...]:
-    return tuple(str(x) for x in _list(value) if isinstance(x, (str, int)) and not isinstance(x, bool))
+def _is(value: Any, kinds: tuple[type, ...]) -> bool:
+    if isinstance(value, bool):
+        return bool in kinds
+    return isinstance(value, kinds)
+
+
+class _Fields:
+    """Type checks of one input file's fields, as ``gpupool import`` does for node pools: a field of the
+    wrong type is one error naming the field and its line (never read as absent: a zone list given as a
+    string would read as "no zones", a text vCPU count as "no quota needed")."""
+
+    def __init__(self, path: str, what: str) -> None:
+        self.path = path
+        self.what = what
+
+    def fail(self, at: tuple, message: str) -> _ElementError:
+        return _err(self.path, message, self.what, at)
+
+    def get(
+        self, obj: dict, at: tuple, label: str, key: str, kinds: tuple[type, ...], required: bool = False
+    ) -> Any:
+        value = obj.get(key)
+        want = " or ".join(_KIND_NAMES[k] for k in kinds)
+        if value is None:
+            if required and key not in obj:
+                raise self.fail(at, f"{label}{key}: missing (expected {want})")
+            if required:
+                raise self.fail((*at, key), f"{label}{key}: expected {want}, got null")
+            return None
+        if not _is(value, kinds):
+            raise self.fail((*at, key), f"{label}{key}: expected {want}, got {type_name(value)}")
+        return value
+
+    def strs(self, obj: dict, at: tuple, label: str, key: str) -> tuple[str, ...]:
+        """A list of strings (zones, locations: integers are taken as their text) or null."""
+        items = self.get(obj, at, label, key, (list,)) or []
+        for i, x in enumerate(items):
+            if not _is(x, (str, int)):
+                raise self.fail(
+                    (*at, key, i), f"{label}{key}[{i}]: expected a string, got {type_name(x)}"
+                )
+        return tuple(str(x) for x in items)
+
+    def objects(self, obj: dict, at: tuple, label: str, key: str) -> list[dict]:
+        """A list of objects, or null (an empty list)."""
+        items = self.get(obj, at, label, key, (list,)) or []
+        for i, x in enumerate(items):
+            if not isinstance(x, dict):
+                raise self.fail(
+                    (*at, key, i), f"{label}{key}[{i}]: expected an object, got {type_name(x)}"
+                )
+        return items
+
+
+def type_name(value: Any) -> str:
+    from gpupool.yamlio import type_name as name
+
+    named = {"mapping": "an object", "integer": "an integer", "null": "null"}
+    return named.get(name(value), f"a {name(value)}")
+
+
+def _not_rest(data: Any, path: str, what: str, rest_lists: bool = False) -> None:
+    """A REST body (or one page of a REST list) where az output is expected: one line that says so."""
+    from gpupool.spec.azshape import rest_problem
+
+    problem = rest_problem(data, what, rest_lists=rest_lists)
+    if problem is not None:
+        where, message, hint = problem
+        raise _ElementError(path, where, message, hint)
+
+
+def _empty(path: str, message: str, at: tuple = ()) -> _ElementError:
+    """An input that parses but says nothing (``[]``): unusable, never read as "none offered"."""
+    return _ElementError(path, at, message, "check the region name: az account list-locations -o table")
+
+
+def _unwrap(data: Any, path: str, what: str) -> tuple[Any, tuple]:
+    """A REST list body ``{"value": [...]}`` (the SDK's or ``az rest``'s; one page only) -> its list."""
+    _not_rest(data, path, what, rest_lists=True)
+    if isinstance(data, dict) and isinstance(data.get("value"), list):
+        return data["value"], ("value",)
+    return data, ()
 
 
 # ---- az vm list-skus -------------------------------------------------------------------------------
 
 SKUS_CMD = "az vm list-skus -l REGION --resource-type virtualMachines --all -o json"
+_NUMERIC_CAPS = ("vCPUs", "MemoryGB", "GPUs", "vCPUsAvailable")
 
 
 def skus_from_data(data: Any, path: str) -> Skus:
-    """Index the rows by name (virtualMachines only); a row becomes a :class:`Sku` when it is asked for
-    (a region lists about 1,500 sizes; a run needs a few)."""
-    top: tuple = ()
-    if isinstance(data, dict) and isinstance(data.get("value"), list):
-        data, top = data["value"], ("value",)  # the REST body, as the SDK or `az rest` returns it
+    """Index the rows by name (virtualMachines only), every field preflight reads type-checked; a row
+    becomes a :class:`Sku` when it is asked for (a region lists about 1,500 sizes; a run needs a few)."""
+    data, top = _unwrap(data, path, SKUS_CMD)
     if not isinstance(data, list):
         raise _err(path, "expected a JSON list of resource SKUs", SKUS_CMD)
+    if not data:
+        raise _empty(
+            path,
+            "an empty list: no resource SKUs (az vm list-skus prints [] for a region name it does not know)",
+        )
+    f = _Fields(path, SKUS_CMD)
     rows: dict[str, list[dict]] = {}
     regions: set[str] = set()
     for i, row in enumerate(data):
+        at = (*top, i)
         if not isinstance(row, dict) or not isinstance(row.get("name"), str):
-            raise _err(path, f"item {i}: expected a resource SKU object with a name", SKUS_CMD, (*top, i))
-        if str(row.get("resourceType", "virtualMachines")).lower() != "virtualmachines":
+            raise _err(path, f"item {i}: expected a resource SKU object with a name", SKUS_CMD, at)
+        label = f"item {i} ({safe_text(row['name'], 60)}): "
+        rtype = f.get(row, at, label, "resourceType", (str,))
+        if rtype is not None and rtype.lower() != "virtualmachines":
             continue
-        locations = row.get("locations")
-        if isinstance(locations, list):
-            regions.update(norm(x) for x in locations if isinstance(x, str))
-        for info in _list(row.get("locationInfo")):
-            if isinstance(info, dict) and isinstance(info.get("location"), str):
-                regions.add(norm(info["location"]))
+        _check_sku_row(f, row, at, label)
+        regions.update(norm(x) for x in f.strs(row, at, label, "locations"))
+        for info in row.get("locationInfo") or ():
+            regions.add(norm(info["location"]))
         rows.setdefault(row["name"].lower(), []).append(row)
+    if not rows:
+        raise _err(path, f"no virtualMachines rows among its {len(data)} resource SKUs", SKUS_CMD)
     return Skus(path=path, rows=rows, regions=frozenset(regions), build=sku_from_rows)
 
 
+def _check_sku_row(f: _Fields, row: dict, at: tuple, label: str) -> None:
+    """The types of every field :func:`sku_from_rows` reads (so that building a Sku cannot fail)."""
+    f.get(row, at, label, "family", (str,))
+    for j, info in enumerate(f.objects(row, at, label, "locationInfo")):
+        here = (*at, "locationInfo", j)
+        f.get(info, here, f"{label}locationInfo[{j}].", "location", (str,), required=True)
+        f.strs(info, here, f"{label}locationInfo[{j}].", "zones")
+    for j, r in enumerate(f.objects(row, at, label, "restrictions")):
+        here, lab = (*at, "restrictions", j), f"{label}restrictions[{j}]."
+        f.get(r, here, lab, "type", (str,), required=True)
+        f.get(r, here, lab, "reasonCode", (str,))
+        f.strs(r, here, lab, "values")
+        ri = f.get(r, here, lab, "restrictionInfo", (dict,))
+        if ri is not None:
+            f.strs(ri, (*here, "restrictionInfo"), f"{lab}restrictionInfo.", "locations")
+            f.strs(ri, (*here, "restrictionInfo"), f"{lab}restrictionInfo.", "zones")
+    for j, c in enumerate(f.objects(row, at, label, "capabilities")):
+        here, lab = (*at, "capabilities", j), f"{label}capabilities[{j}]."
+        name = f.get(c, here, lab, "name", (str,), required=True)
+        value = f.get(c, here, lab, "value", (str, int, float))
+        if name in _NUMERIC_CAPS and value is not None:
+            try:
+                float(value)
+            except ValueError:
+                raise f.fail(
+                    (*here, "value"), f"{label}capability {name}: {safe_text(value, 40)!r} is not a number"
+                ) from None
+
+
 def sku_from_rows(rows: list[dict]) -> Sku:
-    """One :class:`Sku` from its list-skus rows (one per region when the file covers several)."""
+    """One :class:`Sku` from its list-skus rows (one per region when the file covers several), checked by
+    :func:`_check_sku_row`."""
     out: Sku | None = None
     for row in rows:
         zones: dict[str, tuple[str, ...]] = {}
-        for info in _list(row.get("locationInfo")):
-            if isinstance(info, dict) and isinstance(info.get("location"), str):
-                zones[norm(info["location"])] = _strs(info.get("zones"))
+        for info in row.get("locationInfo") or ():
+            zones[norm(info["location"])] = _strs(info.get("zones"))
         restrictions = []
-        for r in _list(row.get("restrictions")):
-            if not isinstance(r, dict):
-                continue
-            info = r.get("restrictionInfo") if isinstance(r.get("restrictionInfo"), dict) else {}
+        for r in row.get("restrictions") or ():
+            info = r.get("restrictionInfo") or {}
             restrictions.append(
                 Restriction(
-                    type=str(r.get("type") or ""),
-                    reason=str(r.get("reasonCode") or ""),
+                    type=r["type"],
+                    reason=r.get("reasonCode") or "",
                     locations=_strs(info.get("locations")) or _strs(r.get("values")),
                     zones=_strs(info.get("zones")),
                 )
             )
-        caps = {
-            str(c["name"]): str(c.get("value"))
-            for c in _list(row.get("capabilities"))
-            if isinstance(c, dict) and isinstance(c.get("name"), str)
-        }
+        caps = {str(c["name"]): str(c.get("value")) for c in row.get("capabilities") or ()}
         sku = Sku(
             name=row["name"],
-            family=row.get("family") if isinstance(row.get("family"), str) else None,
+            family=row.get("family"),
             locations=_strs(row.get("locations")) or tuple(zones),
             zones=zones,
             restrictions=tuple(restrictions),
@@ -205,6 +321,10 @@ def sku_from_rows(rows: list[dict]) -> Sku:
     return out
 
 
+def _strs(value: Any) -> tuple[str, ...]:
+    return tuple(str(x) for x in value) if value else ()
+
+
 def load_skus(path: str | Path) -> Skus:
     return _load(path, SKUS_CMD, skus_from_data)
 
@@ -216,8 +336,8 @@ USAGE_CMD = "az vm list-usage -l REGION -o json"
 
 def _count(value: Any, path: str, at: tuple, key: str) -> int:
     i = at[-1]
-    if isinstance(value, bool):
-        raise _err(path, f"item {i}: {key} is not a number", USAGE_CMD, (*at, key))
+    if isinstance(value, bool) or value is None:
+        raise _err(path, f"item {i}: {key} is not a number ({type_name(value)})", USAGE_CMD, (*at, key))
     try:
         return int(str(value).strip())
     except ValueError:
@@ -227,21 +347,28 @@ def _count(value: Any, path: str, at: tuple, key: str) -> int:
 
 
 def usage_from_data(data: Any, path: str) -> Usage:
-    top: tuple = ()
-    if isinstance(data, dict) and isinstance(data.get("value"), list):
-        data, top = data["value"], ("value",)
+    data, top = _unwrap(data, path, USAGE_CMD)
     if not isinstance(data, list):
         raise _err(path, "expected a JSON list of usages", USAGE_CMD)
+    if not data:
+        raise _empty(
+            path,
+            "an empty list: no usage rows (az vm list-usage prints [] for a region name it does not know)",
+        )
+    f = _Fields(path, USAGE_CMD)
     rows: dict[str, UsageRow] = {}
     for i, row in enumerate(data):
         name = row.get("name") if isinstance(row, dict) else None
         if not isinstance(name, dict) or not isinstance(name.get("value"), str):
             raise _err(path, f"item {i}: expected a usage with name.value", USAGE_CMD, (*top, i))
+        at, label = (*top, i), f"item {i} ({safe_text(name['value'], 60)}): "
+        local = f.get(name, (*at, "name"), f"{label}name.", "localizedValue", (str,))
+        local = local or f.get(row, at, label, "localName", (str,))
         rows[norm(name["value"])] = UsageRow(
             name=name["value"],
-            local_name=str(name.get("localizedValue") or row.get("localName") or name["value"]),
-            current=_count(row.get("currentValue"), path, (*top, i), "currentValue"),
-            limit=_count(row.get("limit"), path, (*top, i), "limit"),
+            local_name=local or name["value"],
+            current=_count(row.get("currentValue"), path, at, "currentValue"),
+            limit=_count(row.get("limit"), path, at, "limit"),
         )
     return Usage(path=path, rows=rows)
 
@@ -256,20 +383,37 @@ VERSIONS_CMD = "az aks get-versions -l REGION -o json"
 
 
 def versions_from_data(data: Any, path: str) -> Versions:
+    _not_rest(data, path, VERSIONS_CMD)
     if not isinstance(data, dict) or not isinstance(data.get("values"), list):
         raise _err(path, 'expected an object with "values" (a list of Kubernetes versions)', VERSIONS_CMD)
+    if not data["values"]:
+        raise _empty(
+            path,
+            "values is an empty list: no Kubernetes versions (is the region name right?)", ("values",)
+        )
+    f = _Fields(path, VERSIONS_CMD)
     minors: dict[str, VersionRow] = {}
     for i, row in enumerate(data["values"]):
+        at, label = ("values", i), f"values[{i}]."
         if not isinstance(row, dict) or not isinstance(row.get("version"), str):
-            raise _err(path, f"values[{i}]: expected an object with a version", VERSIONS_CMD, ("values", i))
-        caps = row.get("capabilities") if isinstance(row.get("capabilities"), dict) else {}
-        patches = row.get("patchVersions") if isinstance(row.get("patchVersions"), dict) else {}
+            raise _err(path, f"values[{i}]: expected an object with a version", VERSIONS_CMD, at)
+        preview = f.get(row, at, label, "isPreview", (bool,))
+        default = f.get(row, at, label, "isDefault", (bool,))
+        caps = f.get(row, at, label, "capabilities", (dict,)) or {}
+        plans = f.strs(caps, (*at, "capabilities"), f"{label}capabilities.", "supportPlan") if caps else ()
+        patches = f.get(row, at, label, "patchVersions", (dict,)) or {}
+        for k, v in patches.items():
+            if v is not None and not isinstance(v, dict):
+                raise f.fail(
+                    (*at, "patchVersions", k),
+                    f"{label}patchVersions.{safe_text(k, 40)}: expected an object, got {type_name(v)}",
+                )
         minors[row["version"]] = VersionRow(
             minor=row["version"],
             patches=tuple(str(k) for k in patches),
-            preview=row.get("isPreview") is True,
-            default=row.get("isDefault") is True,
-            support_plans=_strs(caps.get("supportPlan")),
+            preview=preview is True,
+            default=default is True,
+            support_plans=plans,
         )
     return Versions(path=path, minors=minors)
 
@@ -284,31 +428,36 @@ CLUSTER_CMD = "az aks show -g RESOURCE_GROUP -n CLUSTER -o json"
 
 
 def cluster_from_data(data: Any, path: str) -> Cluster:
+    _not_rest(data, path, CLUSTER_CMD)
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
         raise _err(path, "expected a managed cluster object with a name", CLUSTER_CMD)
-    net = data.get("networkProfile") if isinstance(data.get("networkProfile"), dict) else {}
-    pools = [p for p in _list(data.get("agentPoolProfiles")) if isinstance(p, dict)]
-    version = data.get("currentKubernetesVersion") or data.get("kubernetesVersion")
-    sku = data.get("sku") if isinstance(data.get("sku"), dict) else {}
+    f = _Fields(path, CLUSTER_CMD)
+    net = f.get(data, (), "", "networkProfile", (dict,), required=True)
+    plugin = f.get(net, ("networkProfile",), "networkProfile.", "networkPlugin", (str,), required=True)
+    mode = f.get(net, ("networkProfile",), "networkProfile.", "networkPluginMode", (str,))
+    if "agentPoolProfiles" not in data:
+        raise f.fail((), "agentPoolProfiles: missing (a cluster lists its node pools)")
+    pools = f.objects(data, (), "", "agentPoolProfiles")
+    for i, p in enumerate(pools):
+        at, label = ("agentPoolProfiles", i), f"agentPoolProfiles[{i}]."
+        f.get(p, at, label, "name", (str,), required=True)
+        f.get(p, at, label, "podSubnetId", (str,))
+    version = f.get(data, (), "", "currentKubernetesVersion", (str,))
+    version = version or f.get(data, (), "", "kubernetesVersion", (str,))
+    sku = f.get(data, (), "", "sku", (dict,)) or {}
     return Cluster(
         path=path,
         name=data["name"],
-        resource_group=data.get("resourceGroup") if isinstance(data.get("resourceGroup"), str) else None,
-        location=data.get("location") if isinstance(data.get("location"), str) else None,
-        kubernetes_version=version if isinstance(version, str) else None,
-        network_plugin=net.get("networkPlugin") if isinstance(net.get("networkPlugin"), str) else None,
-        network_plugin_mode=net.get("networkPluginMode")
-        if isinstance(net.get("networkPluginMode"), str)
-        else None,
-        pod_subnet=any(isinstance(p.get("podSubnetId"), str) and p.get("podSubnetId") for p in pools),
-        pool_names=tuple(str(p.get("name")) for p in pools),
-        tier=sku.get("tier") if isinstance(sku.get("tier"), str) else None,
-        max_agent_pools=_int_or_none(data.get("maxAgentPools")),
+        resource_group=f.get(data, (), "", "resourceGroup", (str,)),
+        location=f.get(data, (), "", "location", (str,)),
+        kubernetes_version=version,
+        network_plugin=plugin,
+        network_plugin_mode=mode,
+        pod_subnet=any(p.get("podSubnetId") for p in pools),
+        pool_names=tuple(p["name"] for p in pools),
+        tier=f.get(sku, ("sku",), "sku.", "tier", (str,)),
+        max_agent_pools=f.get(data, (), "", "maxAgentPools", (int,)),
     )
-
-
-def _int_or_none(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def load_cluster(path: str | Path) -> Cluster:
@@ -323,8 +472,13 @@ VERSION_CMD = "az version -o json"
 def az_version_from_data(data: Any, path: str) -> AzVersion:
     if not isinstance(data, dict) or not isinstance(data.get("azure-cli"), str):
         raise _err(path, 'expected an object with "azure-cli"', VERSION_CMD)
-    ext = data.get("extensions") if isinstance(data.get("extensions"), dict) else {}
-    return AzVersion(path=path, cli=data["azure-cli"], extensions={str(k): str(v) for k, v in ext.items()})
+    f = _Fields(path, VERSION_CMD)
+    ext = f.get(data, (), "", "extensions", (dict,)) or {}
+    for k, v in ext.items():
+        if not isinstance(v, str):
+            raise f.fail(("extensions", k), f"extensions.{safe_text(k, 40)}: expected a string, got "
+                         f"{type_name(v)}")
+    return AzVersion(path=path, cli=data["azure-cli"], extensions=dict(ext))
 
 
 def load_az_version(path: str | Path) -> AzVersion:

@@ -157,8 +157,9 @@ class Cluster:
     max_agent_pools: int | None = None  # the cluster's maxAgentPools (read-only API property)
 
     @property
-    def network(self) -> str:
-        """overlay, podSubnet, nodeSubnet, kubenet or none (keys of aks_limits.yaml maxPods.defaults)."""
+    def network(self) -> str | None:
+        """overlay, podSubnet, nodeSubnet, kubenet or none (keys of aks_limits.yaml maxPods.defaults);
+        None for a plugin gpupool does not know (never taken for AKS's default)."""
         plugin = (self.network_plugin or "").lower()
         if plugin == "kubenet":
             return "kubenet"
@@ -168,7 +169,7 @@ class Cluster:
             if (self.network_plugin_mode or "").lower() == "overlay":
                 return "overlay"
             return "podSubnet" if self.pod_subnet else "nodeSubnet"
-        return "overlay"  # no plugin recorded: AKS's default network
+        return None
 
 
 @dataclass(frozen=True)

@@ -47,11 +47,12 @@ def _resource_kind(data: dict) -> str | None:
 
 
 def rest_problem(
-    data: Any, az_command: str, cluster_command: str | None = None
+    data: Any, az_command: str, cluster_command: str | None = None, rest_lists: bool = False
 ) -> tuple[tuple, str, str] | None:
     """``(where, message, hint)`` when ``data`` is a REST body (or a REST page) that gpupool does not read
     in place of ``az_command``'s output (``cluster_command``'s for a cluster's body, where it differs);
-    ``where`` is the key path whose line the error names."""
+    ``where`` is the key path whose line the error names. ``rest_lists``: a whole REST list
+    (``{"value": [...]}`` without ``nextLink``) is read (list-skus, list-usage)."""
     if isinstance(data, dict):
         kind = _resource_kind(data)
         if kind == "cluster" and cluster_command:
@@ -82,6 +83,12 @@ def rest_problem(
                     ("nextLink",),
                     "this is one page of an Azure REST list (nextLink is set): the list is incomplete",
                     f"save what `{az_command}` prints (az reads every page)",
+                )
+            if not rest_lists and set(data) <= {"value", "nextLink"}:
+                return (
+                    ("value",),
+                    'this is an Azure REST list ({"value": [...]}), not `az` output',
+                    f"save what `{az_command}` prints",
                 )
     if isinstance(data, list):
         for i, item in enumerate(data):

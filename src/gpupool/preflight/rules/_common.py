@@ -39,6 +39,23 @@ def quota_check(ctx, rule: str, severity, counter: str | None, what: str):  # ty
     if need is None or need.first is not ctx.pool:
         return
     row = usage.get(counter)
+    if row is None and what in ("Spot", "regional"):
+        # a regional total every list has today; older subscriptions' lists lack lowPriorityCores (the 2019
+        # recording of az vm list-usage has none): not a quota of 0, a quota gpupool cannot see
+        yield ctx.finding(
+            rule,
+            Severity.WARNING,
+            f"{what} quota {counter}: cannot check, {usage.path} has no {counter} row; {need.vcpus} vCPUs "
+            "needed",
+            at=("vmSize",),
+            fix=f"check the {counter} quota of the region in the Azure portal (Quotas), or save a new "
+            "az vm list-usage output",
+            counter=counter,
+            need=need.vcpus,
+            free=None,
+            short=None,
+        )
+        return
     if row is None:
         # a family name only the catalog gives may be spelt differently by Azure: never an error then
         guessed = what == "family" and ctx.quota_family_from == "catalog"

@@ -57,6 +57,8 @@ def check(ctx: PoolContext) -> Iterator[Finding]:
         return
     m = max_pods()
     net = ctx.cluster.network
+    if net is None:  # a plugin gpupool does not know: named among the checks not made
+        return
     default = m.defaults.get(net, m.default)
     name = _NAMES.get(net, net)
     if ctx.pool.max_pods is not None:
