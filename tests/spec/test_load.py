@@ -170,7 +170,9 @@ def test_vm_size_names_with_a_hyphen_are_valid(size: str) -> None:
     assert parse_pool(pool_doc(vmSize=size), "p.yaml", 1).vm_size == size
 
 
-@pytest.mark.parametrize("size", ["-Standard_M8", "Standard_M8-", "Standard__M8", "Standard_M8--2ms", "M 8", "x"])
+@pytest.mark.parametrize(
+    "size", ["-Standard_M8", "Standard_M8-", "Standard__M8", "Standard_M8--2ms", "M 8", "x"]
+)
 def test_vm_size_names_stay_strict(size: str) -> None:
     with pytest.raises(InputError, match="VM size name"):
         parse_pool(pool_doc(vmSize=size), "p.yaml", 1)
