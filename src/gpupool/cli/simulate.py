@@ -80,7 +80,7 @@ def _print_text(result, con, show: set[str] = frozenset()) -> None:  # type: ign
     sim = result.simulation
     cluster = sim.pools[0].cluster_name if sim is not None and sim.pools else "?"
     con.print(
-        f"[bold]Cluster {escape(cluster)}[/]  Kubernetes {result.kubernetes_version}  "
+        f"[bold]Cluster {escape(cluster)}[/]  Kubernetes {escape(str(result.kubernetes_version))}  "
         f"autoscaler: {escape(_MODEL_TEXT[result.autoscaler])}"
     )
     if result.start is not None:
