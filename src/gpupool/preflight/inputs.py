@@ -236,18 +236,72 @@ def skus_from_data(data: Any, path: str) -> Skus:
         at = (*top, i)
         if not isinstance(row, dict) or not isinstance(row.get("name"), str):
             raise _err(path, f"item {i}: expected a resource SKU object with a name", SKUS_CMD, at)
-        label = f"item {i} ({safe_text(row['name'], 60)}): "
-        rtype = f.get(row, at, label, "resourceType", (str,))
-        if rtype is not None and rtype.lower() != "virtualmachines":
+        rtype = row.get("resourceType")
+        if isinstance(rtype, str) and rtype.lower() != "virtualmachines":
             continue
-        _check_sku_row(f, row, at, label)
-        regions.update(norm(x) for x in f.strs(row, at, label, "locations"))
+        if (rtype is not None and not isinstance(rtype, str)) or not _sku_row_ok(row):
+            # the slow path: find the wrong field and say which (a region lists ~1,500 rows: the checks
+            # above cost a few ms, the labels of every field would cost more than the parse)
+            label = f"item {i} ({safe_text(row['name'], 60)}): "
+            f.get(row, at, label, "resourceType", (str,))
+            _check_sku_row(f, row, at, label)
+            f.strs(row, at, label, "locations")
+        regions.update(norm(x) for x in row.get("locations") or ())
         for info in row.get("locationInfo") or ():
             regions.add(norm(info["location"]))
         rows.setdefault(row["name"].lower(), []).append(row)
     if not rows:
         raise _err(path, f"no virtualMachines rows among its {len(data)} resource SKUs", SKUS_CMD)
     return Skus(path=path, rows=rows, regions=frozenset(regions), build=sku_from_rows)
+
+
+def _strs_ok(value: Any) -> bool:
+    return value is None or (type(value) is list and all(type(x) in (str, int) for x in value))
+
+
+def _sku_row_ok(row: dict) -> bool:
+    """What :func:`_check_sku_row` checks, without a message: True when every field has its type."""
+    if not isinstance(row.get("family"), (str, type(None))) or not _strs_ok(row.get("locations")):
+        return False
+    infos = row.get("locationInfo")
+    if infos is not None:
+        if type(infos) is not list:
+            return False
+        for info in infos:
+            if type(info) is not dict or type(info.get("location")) is not str:
+                return False
+            if not _strs_ok(info.get("zones")):
+                return False
+    restrictions = row.get("restrictions")
+    if restrictions is not None:
+        if type(restrictions) is not list:
+            return False
+        for r in restrictions:
+            if type(r) is not dict or type(r.get("type")) is not str:
+                return False
+            if not isinstance(r.get("reasonCode"), (str, type(None))) or not _strs_ok(r.get("values")):
+                return False
+            ri = r.get("restrictionInfo")
+            if ri is not None and (
+                type(ri) is not dict or not _strs_ok(ri.get("locations")) or not _strs_ok(ri.get("zones"))
+            ):
+                return False
+    caps = row.get("capabilities")
+    if caps is not None:
+        if type(caps) is not list:
+            return False
+        for c in caps:
+            if type(c) is not dict:
+                return False
+            name, value = c.get("name"), c.get("value")
+            if type(name) is not str or type(value) not in (str, int, float, type(None)):
+                return False
+            if name in _NUMERIC_CAPS and value is not None:
+                try:
+                    float(value)
+                except ValueError:
+                    return False
+    return True
 
 
 def _check_sku_row(f: _Fields, row: dict, at: tuple, label: str) -> None:
