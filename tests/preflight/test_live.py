@@ -306,3 +306,21 @@ def test_sdk_warnings_do_not_reach_stderr(capsys, caplog, monkeypatch) -> None:
         chained.warning("DefaultAzureCredential failed\nline 2")
     assert [r.getMessage() for r in caplog.records] == ["before"]  # nothing after: not to root, not stderr
     assert "DefaultAzureCredential" not in capsys.readouterr().err
+
+
+def test_live_cluster_pod_subnet_in_rest_casing() -> None:
+    """The SDK's REST shape spells a pool's pod subnet podSubnetID (az: podSubnetId): read either way, so a
+    cluster with a pod subnet is not taken for the legacy node subnet (30 pods per node)."""
+    from gpupool.preflight.live import _flatten_cluster
+
+    body = aks.ManagedCluster(
+        {
+            "name": "c",
+            "location": "eastus",
+            "properties": {
+                "networkProfile": {"networkPlugin": "azure"},
+                "agentPoolProfiles": [{"name": "np", "podSubnetID": "/subscriptions/s/x/subnets/pods"}],
+            },
+        }
+    ).as_dict()
+    assert pin.cluster_from_data(_flatten_cluster(body, "rg"), "live").network == "podSubnet"

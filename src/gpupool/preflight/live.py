@@ -52,9 +52,17 @@ def _plain(obj: Any) -> Any:
 
 
 def _flatten_cluster(data: dict[str, Any], rg: str) -> dict[str, Any]:
-    """REST ``{..., "properties": {...}}`` -> the flat shape ``az aks show`` prints."""
+    """REST ``{..., "properties": {...}}`` -> the flat shape ``az aks show`` prints (the keys preflight
+    reads: REST spells a pool's pod subnet ``podSubnetID``, az ``podSubnetId``)."""
     props = data.get("properties") if isinstance(data.get("properties"), dict) else {}
-    return {**{k: v for k, v in data.items() if k != "properties"}, **props, "resourceGroup": rg}
+    out = {**{k: v for k, v in data.items() if k != "properties"}, **props, "resourceGroup": rg}
+    pools = out.get("agentPoolProfiles")
+    if isinstance(pools, list):
+        rename = {"podSubnetID": "podSubnetId"}
+        out["agentPoolProfiles"] = [
+            {rename.get(k, k): v for k, v in p.items()} if isinstance(p, dict) else p for p in pools
+        ]
+    return out
 
 
 class _Call:
