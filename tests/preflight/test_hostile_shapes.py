@@ -375,3 +375,13 @@ def test_rest_pool_body_given_to_import_and_diff_says_so(tmp_path: Path) -> None
     assert f"{f}:{line}: " in r.stderr
     r = run_cli("diff", str(f), str(REPO / "examples" / "t4-driver-only.yaml"))
     assert r.exit_code == 2 and "REST body of a node pool" in r.stderr
+
+
+@pytest.mark.parametrize("size", ["Standard_M8-2ms", "Standard_M416-208s_v2"])
+def test_hyphenated_vm_sizes_import(tmp_path: Path, size: str) -> None:
+    """Real size names (both in a recorded list-skus answer) import; the preflight side is in
+    test_real_azure.py (restricted-m8-2ms, m416-zone-2-no-quota)."""
+    _, r = _import(tmp_path, _az_pool(vmSize=size, gpuProfile=None, nodeTaints=None))
+    assert r.exit_code == 0, r.stderr
+    pool = json.loads(r.stdout)["pools"][0]["poolSpec"]
+    assert pool["spec"]["vmSize"] == size and pool["kind"] == "NodePool"
