@@ -197,6 +197,7 @@ class Cluster(SpreadScoring):
         self.node_labels: list[dict[str, str] | None] = []
         self.node_ordinal: list[int] = []
         self.node_pods: list[list[Pod]] = []
+        self.node_young: list[bool] = []  # created less than CA's MaxNodeStartupTime ago
         self.node_zone: list[tuple] = []  # values of the non-hostname spreading keys (zone), per node
         self.by_name: dict[str, int] = {}
         self.version = 0  # bumps on every change; caches of failures key on it
@@ -290,7 +291,7 @@ class Cluster(SpreadScoring):
         self.pools.append(PoolState(idx, spec, shape, alloc, cordoned, spec_idx))
         return idx
 
-    def add_existing(self, group_idx: int, name: str, labels: dict[str, str]) -> int:
+    def add_existing(self, group_idx: int, name: str, labels: dict[str, str], young: bool = False) -> int:
         """A real node, with its own name and labels."""
         pool = self.pools[group_idx]
         nid = len(self.node_pool)
@@ -300,6 +301,7 @@ class Cluster(SpreadScoring):
         self.node_labels.append(dict(labels))
         self.node_ordinal.append(pool.created)
         self.node_pods.append([])
+        self.node_young.append(young)
         self.by_name[name] = nid
         self.node_zone.append(self._zone_of(nid))
         self._move(pool, nid, None, self.empty)
@@ -309,7 +311,7 @@ class Cluster(SpreadScoring):
         self.version += 1
         return nid
 
-    def add_nodes(self, pool_idx: int, count: int) -> list[int]:
+    def add_nodes(self, pool_idx: int, count: int, young: bool = False) -> list[int]:
         pool = self.pools[pool_idx]
         new = []
         for _ in range(count):
@@ -324,6 +326,7 @@ class Cluster(SpreadScoring):
             self.node_labels.append(None)
             self.node_ordinal.append(pool.created)
             self.node_pods.append([])
+            self.node_young.append(young)
             self.by_name[name] = nid
             self.node_zone.append(self._zone_of(nid))
             self._move(pool, nid, None, self.empty)

@@ -103,6 +103,11 @@ class Run:
 class Simulation:
     """Everything a run needs, built once; :meth:`run` simulates one autoscaler model."""
 
+    added_young = False
+    """Nodes the simulated autoscaler adds count as past CA's start-up time in later loops: the run describes
+    where the loops settle, so a GPU node that never advertises its GPUs ends as plain unready (CA scales its
+    pool again from the VM size), not as upcoming. Only a real cluster's young nodes are upcoming."""
+
     def __init__(self, inputs: Inputs, options: Options) -> None:
         if options.autoscaler not in AUTOSCALER_MODES:
             raise InputError(
@@ -306,28 +311,52 @@ class Simulation:
             run.templates[key] = t
         return t
 
+    def no_template(self, run: Run, pool_idx: int) -> bool:
+        """CA has no template for the pool: no node, and its size is missing from CA's static table."""
+        return not run.cluster.spec_nodes(pool_idx) and not self.ca.in_static_table(
+            self.pools[pool_idx].vm_size
+        )
+
     def ca_blocked(self, run: Run, autoscaled: list[int]) -> tuple[str, int | None] | None:
-        """Why the autoscaler on AKS does no scale-up at all now, or None."""
+        """Why the autoscaler on AKS does no scale-up at all now, or None. Which paths abort depends on
+        CA's version (on AKS its minor is the cluster's Kubernetes minor)."""
         cluster, ca = run.cluster, self.ca
-        for i in autoscaled:
-            if not cluster.spec_nodes(i) and not ca.in_static_table(self.pools[i].vm_size):
-                return "no-node-info", i
-        for ps in cluster.pools:
-            if ps.ca_unready and ps.nodes and self.pools[ps.spec_idx].autoscaler is None:
-                return "unready-unmanaged", ps.spec_idx
+        # RunOnce checks the cluster's health before the scale-up
         bad = self.unready_nodes(run)
         if bad > ca.ok_total_unready and bad > ca.max_unready_percent / 100 * cluster.num_nodes:
             return "unhealthy", None
+        if ca.no_node_info_aborts(self.version):
+            for i in autoscaled:
+                if self.no_template(run, i):
+                    return "no-node-info", i
+        if ca.unmanaged_aborts(self.version):
+            for ps in cluster.pools:
+                if ps.ca_unready and ps.nodes and self.pools[ps.spec_idx].autoscaler is None:
+                    return "unready-unmanaged", ps.spec_idx
         return None
 
     def unready_nodes(self, run: Run) -> int:
-        return sum(len(ps.nodes) for ps in run.cluster.pools if ps.ca_unready)
+        """Nodes CA counts as Unready for the cluster's health: GPU nodes without GPUs past the start-up
+        time (younger ones are NotStarted, which health does not count)."""
+        young = run.cluster.node_young
+        return sum(1 for ps in run.cluster.pools if ps.ca_unready for n in ps.nodes if not young[n])
+
+    def upcoming_unready(self, run: Run, pool_idx: int) -> int:
+        """GPU nodes without GPUs that CA still counts as starting (upcoming) in pool ``pool_idx``."""
+        young = run.cluster.node_young
+        return sum(
+            1
+            for ps in run.cluster.pools
+            if ps.spec_idx == pool_idx and ps.ca_unready
+            for n in ps.nodes
+            if young[n]
+        )
 
     def _upcoming(self, run: Run, pods: list[Pod], autoscaled: list[int]) -> list[Pod]:
-        """CA counts unready GPU nodes as upcoming template nodes: pods its template says they would take
-        are left out of the scale-up (no event). Returns the rest."""
+        """CA counts unready GPU nodes younger than its MaxNodeStartupTime as upcoming template nodes: pods
+        its template says they would take are left out of the scale-up (no event). Returns the rest."""
         for i in autoscaled:
-            n = sum(len(ps.nodes) for ps in run.cluster.pools if ps.spec_idx == i and ps.ca_unready)
+            n = self.upcoming_unready(run, i)
             if not n or not pods:
                 continue
             t = self.template(run, i, "aks")
@@ -360,8 +389,8 @@ class Simulation:
         ds_waiting: list[Pod] = []
         daemonsets = [w for w in self.workloads if w.ds_shape is not None]
 
-        def add_nodes(pool_idx: int, count: int) -> None:
-            for nid in cluster.add_nodes(pool_idx, count):
+        def add_nodes(pool_idx: int, count: int, young: bool) -> None:
+            for nid in cluster.add_nodes(pool_idx, count, young):
                 daemon_pods(nid, new_node=True)
 
         def daemon_pods(nid: int, new_node: bool) -> None:
@@ -387,7 +416,7 @@ class Simulation:
 
         if self.start is None:
             for i, p in enumerate(self.pools):
-                add_nodes(i, p.node_count)
+                add_nodes(i, p.node_count, False)  # a pool's nodes at the start are old
         else:
             seq = self._add_existing(run, cordon, seq)
             for nid in range(cluster.num_nodes):
@@ -424,7 +453,7 @@ class Simulation:
                 options: list[Option] = []
                 for i in autoscaled:
                     cur, mx = cluster.spec_nodes(i), self.pools[i].autoscaler.max_count  # type: ignore[union-attr]
-                    if cur >= mx:
+                    if cur >= mx or (mode == "aks" and self.no_template(run, i)):
                         continue
                     t = self.template(run, i, mode)
                     fitting = [(g[0].shape, g) for g in groups.values() if not t.reasons(g[0].shape)]
@@ -456,7 +485,7 @@ class Simulation:
                 run.scale_ups.append(up)
                 for p in opt.pods:
                     run.triggered[id(p)] = up
-                add_nodes(opt.pool_idx, opt.count)
+                add_nodes(opt.pool_idx, opt.count, self.added_young)
                 pending = self._schedule(run, pending + ds_waiting)
                 ds_waiting.clear()
         run.pending = pending
@@ -491,7 +520,8 @@ class Simulation:
                 gpu = self.ca.gpu_resource
                 unready = n.ready and self.ca.gpu_label in n.labels and not n.allocatable.get(gpu)
                 cluster.pools[g].ca_unready = unready
-            by_node[n.name] = cluster.add_existing(g, n.name, n.labels)
+            young = n.age_s is not None and n.age_s < self.ca.max_node_startup_s
+            by_node[n.name] = cluster.add_existing(g, n.name, n.labels, young)
             run.initial[i] += 1
         shapes: dict[str, Shape] = {}
         for ep, (reqs, nz_cpu, nz_mem) in zip(self.start.pods, self.existing_requests, strict=True):
@@ -586,6 +616,7 @@ class Simulation:
             if story is not None:
                 run.ca_msg[id(pod)], run.why[id(pod)] = story
                 continue
+            up = run.triggered.get(id(pod))
             ca_key = ("ca", pod.shape.id)
             ca = cache.get(ca_key)
             if ca is None:
@@ -594,11 +625,20 @@ class Simulation:
                     if cluster.spec_nodes(i) >= self.pools[i].autoscaler.max_count:  # type: ignore[union-attr]
                         reasons[self.msgs.ca_max_size] += 1
                         continue
+                    if run.mode == "aks" and self.no_template(run, i):
+                        reasons[self.ca.not_ready_reason] += 1
+                        continue
                     for r in set(self.template(run, i, run.mode).reasons(pod.shape)):
                         reasons[r] += 1
                 ca = cache[ca_key] = messages.ca_not_triggered(self.msgs, reasons)
             run.ca_msg[id(pod)] = ca
-            if run.mode == "aks":
+            if up is not None:
+                # it triggered a scale-up in an earlier loop and is still Pending: its latest event is the
+                # next loop's NotTriggerScaleUp (above); the story says why the new nodes did not take it
+                from gpupool.simulate import autoscaler_story
+
+                run.why[id(pod)] = autoscaler_story.triggered_but_pending(self, run, pod, up)
+            elif run.mode == "aks":
                 from gpupool.simulate import autoscaler_story
 
                 why_key = ("why", pod.shape.id)
@@ -612,9 +652,6 @@ class Simulation:
 
         if run.ca_blocked is not None:
             return None, story.blocked(self, run)
-        up = run.triggered.get(id(pod))
-        if up is not None:
-            return up.event, story.triggered_but_pending(self, run, pod, up)
         pool_idx = run.absorbed.get(id(pod))
         if pool_idx is not None:
             return None, story.counted_on_unready(self, run, pool_idx)
