@@ -56,7 +56,7 @@ class State:
         self.nz_cpu = nz_cpu
         self.nz_mem = nz_mem
         self.prio = prio
-        self.owners = owners  # (workload, pods) of workloads whose pods spread by default
+        self.owners = owners  # (spreading selector, pods on the node that match it)
         self.next: dict[int, State] = {}
 
     def owned(self, owner: int) -> int:
@@ -207,8 +207,9 @@ class Cluster(SpreadScoring):
         self.ties: Counter[str] = Counter()
         # PodTopologySpread's system defaults: (topologyKey, maxSkew)
         self.spread_constraints: tuple[tuple[str, int], ...] = scoring.spread_defaults
-        self.owner_total: Counter[int] = Counter()  # bound pods per spreading workload
-        self.owner_zone: Counter[tuple] = Counter()  # (workload, key index, zone value) -> bound pods
+        self.owner_total: Counter[int] = Counter()  # bound pods per spreading selector they match
+        # (selector, key index, zone value, node group) -> bound pods that match the selector
+        self.owner_zone: Counter[tuple] = Counter()
         self.zone_keys = tuple(k for k, _ in self.spread_constraints if k != HOSTNAME)
 
     # ---- states -------------------------------------------------------------------------------------
@@ -230,15 +231,16 @@ class Cluster(SpreadScoring):
 
     @staticmethod
     def _owners(state: State, shape: Shape, delta: int) -> tuple:
-        owner = shape.spread_owner
-        if owner is None:
+        """The node's pods per spreading selector, after adding (1) or removing (-1) a pod of ``shape``."""
+        if not shape.spread_matches:
             return state.owners
         counts = dict(state.owners)
-        n = counts.get(owner, 0) + delta
-        if n:
-            counts[owner] = n
-        else:
-            counts.pop(owner, None)
+        for sel in shape.spread_matches:
+            n = counts.get(sel, 0) + delta
+            if n:
+                counts[sel] = n
+            else:
+                counts.pop(sel, None)
         return tuple(sorted(counts.items()))
 
     def _plus(self, state: State, shape: Shape) -> State:
@@ -370,10 +372,11 @@ class Cluster(SpreadScoring):
         self.node_pods[nid].append(pod)
         pod.node = nid
         self.placed_priorities[pod.priority] += 1
-        if pod.shape.spread_owner is not None:
-            self.owner_total[pod.shape.spread_owner] += 1
+        group = self.node_pool[nid]
+        for sel in pod.shape.spread_matches:
+            self.owner_total[sel] += 1
             for i, v in enumerate(self.node_zone[nid]):
-                self.owner_zone[(pod.shape.spread_owner, i, v)] += 1
+                self.owner_zone[(sel, i, v, group)] += 1
         self.version += 1
 
     def unbind(self, pod: Pod) -> None:
@@ -384,10 +387,11 @@ class Cluster(SpreadScoring):
         self._move(pool, nid, old, self._minus(old, pod.shape))
         self.node_pods[nid].remove(pod)
         pod.node = None
-        if pod.shape.spread_owner is not None:
-            self.owner_total[pod.shape.spread_owner] -= 1
+        group = self.node_pool[nid]
+        for sel in pod.shape.spread_matches:
+            self.owner_total[sel] -= 1
             for i, v in enumerate(self.node_zone[nid]):
-                self.owner_zone[(pod.shape.spread_owner, i, v)] -= 1
+                self.owner_zone[(sel, i, v, group)] -= 1
         self.placed_priorities[pod.priority] -= 1
         if not self.placed_priorities[pod.priority]:
             del self.placed_priorities[pod.priority]

@@ -9,12 +9,15 @@ and the autoscaler's ``pod didn't trigger scale-up`` reasons.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity
+from gpupool.k8s import selectors
+from gpupool.k8s.workloads import Workload
 from gpupool.simulate import facts, messages
 from gpupool.simulate.autoscaler import Option, ScaleUp, Template, choose
 from gpupool.simulate.cluster import Cluster
@@ -174,8 +177,22 @@ class Simulation:
             resource_names |= set(w.requests)
         self.registry = Registry(resource_names)
         self.book = ShapeBook(self.registry, options.extended_resource_toleration)
+        # PodTopologySpread's default selectors: (namespace, label selector) of each spreading workload
+        self.spread_selectors: list[tuple[str, dict]] = []
+        self._spread_matches: dict[tuple, tuple[int, ...]] = {}
+        owners: dict[int, int] = {}
+        known: dict[tuple[str, str], int] = {}
+        for w in self.workloads:
+            sel = None if w.is_daemonset else self._spread_selector(w)
+            if sel is not None:
+                key = (w.input.workload.namespace, json.dumps(sel, sort_keys=True, default=str))
+                if key not in known:
+                    known[key] = len(self.spread_selectors)
+                    self.spread_selectors.append((key[0], sel))
+                owners[w.index] = known[key]
         for w in self.workloads:
             spec = w.input.workload.pod_spec
+            matches = self.spread_matches(w.input.workload.namespace, pod_labels(w.input.workload))
             if w.is_daemonset:
                 host_net = spec.get("hostNetwork") is True
                 w.ds_shape = self.book.shape(
@@ -186,11 +203,18 @@ class Simulation:
                     w.priority,
                     w.preempt_never,
                     facts.daemonset_tolerations(host_net),
+                    spread_matches=matches,
                 )
             else:
-                owner = w.index if self._spreads(w) else None
                 w.shape = self.book.shape(
-                    spec, w.requests, w.nz_cpu, w.nz_mem, w.priority, w.preempt_never, spread_owner=owner
+                    spec,
+                    w.requests,
+                    w.nz_cpu,
+                    w.nz_mem,
+                    w.priority,
+                    w.preempt_never,
+                    spread_owner=owners.get(w.index),
+                    spread_matches=matches,
                 )
         self.ds_shapes = [w.ds_shape for w in self.workloads if w.ds_shape is not None]
         self.ca = facts.autoscaler()
@@ -220,19 +244,36 @@ class Simulation:
             )
         return v
 
-    def _spreads(self, w: WorkloadInfo) -> bool:
-        """PodTopologySpread's system defaults apply: ReplicaSet/StatefulSet-owned pods with a selector and
-        no topologySpreadConstraints of their own."""
+    def _spread_selector(self, w: WorkloadInfo) -> dict | None:
+        """The selector PodTopologySpread's system defaults count pods with, or None when they do not apply:
+        ReplicaSet/StatefulSet-owned pods with no topologySpreadConstraints of their own, scored against the
+        owner's selector (sched: pkg/scheduler/util DefaultSelector; gpupool's pods are the ReplicaSet's, with
+        the Deployment's selector)."""
         if w.kind not in self.scoring.spread_owners:
-            return False
+            return None
         if w.input.workload.pod_spec.get("topologySpreadConstraints"):
-            return False
+            return None
         spec = w.input.workload.obj.get("spec")
         sel = spec.get("selector") if isinstance(spec, dict) else None
         if isinstance(sel, dict) and (sel.get("matchLabels") or sel.get("matchExpressions")):
-            return True
-        labels = w.input.workload.pod_metadata.get("labels")
-        return isinstance(labels, dict) and bool(labels)  # apps/v1 defaults nothing: a selector is required
+            return {k: sel[k] for k in ("matchLabels", "matchExpressions") if sel.get(k)}
+        labels = pod_labels(w.input.workload)
+        if labels:  # apps/v1 defaults nothing: a selector is required
+            return {"matchLabels": dict(labels)}
+        return None
+
+    def spread_matches(self, namespace: str, labels: dict) -> tuple[int, ...]:
+        """The spreading selectors a pod of ``namespace`` with ``labels`` counts for."""
+        key = (namespace, tuple(sorted((str(k), str(v)) for k, v in labels.items())))
+        found = self._spread_matches.get(key)
+        if found is None:
+            plain = dict(key[1])
+            found = self._spread_matches[key] = tuple(
+                i
+                for i, (ns, sel) in enumerate(self.spread_selectors)
+                if ns == namespace and selectors.matches(sel, plain)
+            )
+        return found
 
     def _real_shape(self, pool: PoolSpec) -> NodeShape:
         """What a node of the pool offers: a Ready node of the real cluster if any, else the design."""
@@ -523,16 +564,19 @@ class Simulation:
             young = n.age_s is not None and n.age_s < self.ca.max_node_startup_s
             by_node[n.name] = cluster.add_existing(g, n.name, n.labels, young)
             run.initial[i] += 1
-        shapes: dict[str, Shape] = {}
+        shapes: dict[tuple, Shape] = {}
         for ep, (reqs, nz_cpu, nz_mem) in zip(self.start.pods, self.existing_requests, strict=True):
             nid = by_node.get(ep.node)
             if nid is None:
                 continue
-            key = ep.key or scheduling_key(ep.spec, ep.priority)
+            matches = self.spread_matches(ep.namespace, ep.labels)
+            key = (ep.key or scheduling_key(ep.spec, ep.priority), matches)
             shape = shapes.get(key)
             if shape is None:
                 never = ep.spec.get("preemptionPolicy") == "Never"
-                shape = shapes[key] = self.book.shape(ep.spec, reqs, nz_cpu, nz_mem, ep.priority, never)
+                shape = shapes[key] = self.book.shape(
+                    ep.spec, reqs, nz_cpu, nz_mem, ep.priority, never, spread_matches=matches
+                )
             pod = Pod(f"{ep.namespace}/{ep.name}", -1, shape, seq, ds=ep.daemonset)
             seq += 1
             cluster.bind(pod, nid)  # it runs there: the filters are not asked again
@@ -696,6 +740,16 @@ class RuleContext:
             path, line = at_pool.where.path, at_pool.where.line_of("autoscaler", "vmSize")
             obj = f"{at_pool.kind} {at_pool.name}"
         return Finding(rule_id, severity, message, path, line, None, obj, fix, extra)
+
+
+def pod_labels(w: Workload) -> dict:
+    """The labels of the workload's pods: its pod template's, or a bare Pod's own (k8s.podspecs gives a Pod's
+    template no metadata)."""
+    meta = w.pod_metadata
+    if w.kind == "Pod" and not meta.get("labels"):
+        meta = w.obj.get("metadata") if isinstance(w.obj.get("metadata"), dict) else {}
+    labels = meta.get("labels")
+    return labels if isinstance(labels, dict) else {}
 
 
 def simulate(inputs: Inputs, options: Options | None = None) -> SimulationResult:

@@ -46,6 +46,7 @@ class ExistingPod:
     priority: int
     daemonset: bool
     key: str = ""  # what scheduling reads of the spec, as text: equal keys, equal shapes (computed once)
+    labels: dict[str, str] = field(default_factory=dict)  # default topology spreading counts pods by them
 
 
 def scheduling_key(spec: dict, priority: int) -> str:
@@ -126,6 +127,7 @@ def pod_of(obj: Any) -> ExistingPod | None:
         priority=priority,
         daemonset=any(isinstance(o, dict) and o.get("kind") == "DaemonSet" for o in owners),
         key=scheduling_key(spec, priority),
+        labels=dict(meta["labels"]) if isinstance(meta.get("labels"), dict) else {},
     )
 
 
