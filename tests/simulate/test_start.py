@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from gpupool.simulate import Options
@@ -199,3 +200,29 @@ def test_pools_from_the_nodes_alone(k) -> None:
 
 def test_options_default_has_no_start() -> None:
     assert Options().start is None
+
+
+def test_running_pods_keep_their_labels_for_spreading(k) -> None:
+    """Default topology spreading counts the pods already running that match the Deployment's selector (their
+    labels come from the snapshot): two small pods labelled app: train on node 0 push the new pod to node 1,
+    although node 1 is busier; unlabelled, the emptier node 0 wins."""
+    gpu0, gpu1 = node("aks-gpu-1-vmss000000", "gpu", gpu=4), node("aks-gpu-1-vmss000001", "gpu", gpu=4)
+    for labels, want in (({"app": "train"}, "aks-gpu-1-vmss000001"), ({}, "aks-gpu-1-vmss000000")):
+        pods = [running(f"old-{i}", gpu0.name, cpu="100m") for i in range(2)]
+        pods = [dataclasses.replace(p, labels=dict(labels)) for p in pods]
+        pods.append(running("busy", gpu1.name, cpu="6"))
+        r = run(k, docs(k, max_count=None), cluster([gpu0, gpu1], pods), kubernetes_version="1.35")
+        (p,) = r.placements
+        assert p.node == want, labels
+
+
+def test_a_running_pod_keeps_its_labels_from_the_read() -> None:
+    from gpupool.simulate.start import pod_of
+
+    obj = {
+        "metadata": {"name": "p", "namespace": "ml", "labels": {"app": "train"}},
+        "spec": {"nodeName": "n", "containers": []},
+        "status": {"phase": "Running"},
+    }
+    p = pod_of(obj)
+    assert p is not None and p.labels == {"app": "train"} and p.namespace == "ml"

@@ -20,11 +20,12 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpupool.k8s import affinity
 from gpupool.k8s.taints import tolerates, untolerated
-from gpupool.simulate import messages
+from gpupool.simulate import messages, nodetree
 from gpupool.simulate.facts import Messages, Scoring
 from gpupool.simulate.nodes import NodeShape, node_name, per_node_labels
 from gpupool.simulate.pods import Pod, Registry, Shape
@@ -200,6 +201,10 @@ class Cluster(SpreadScoring):
         self.node_young: list[bool] = []  # created less than CA's MaxNodeStartupTime ago
         self.node_zone: list[tuple] = []  # values of the non-hostname spreading keys (zone), per node
         self.by_name: dict[str, int] = {}
+        self.tree = nodetree.NodeTree()  # the scheduler cache's node order (its tie-break from 1.35)
+        # (pod name, equal best nodes) -> the node: a test steers the random tie-breaks of < 1.35 with it
+        self.tie_break: Callable[[str, set[int]], int] | None = None
+        self._selecting = ""
         self.version = 0  # bumps on every change; caches of failures key on it
         self.placed_priorities: Counter[int] = Counter()
         # Choices kube-scheduler makes at random (equal best scores): "node" among identical nodes (same pool,
@@ -306,6 +311,7 @@ class Cluster(SpreadScoring):
         self.node_young.append(young)
         self.by_name[name] = nid
         self.node_zone.append(self._zone_of(nid))
+        self.tree.add(nid, self.labels_of(nid))
         self._move(pool, nid, None, self.empty)
         pool.nodes.append(nid)
         pool.created += 1
@@ -331,6 +337,7 @@ class Cluster(SpreadScoring):
             self.node_young.append(young)
             self.by_name[name] = nid
             self.node_zone.append(self._zone_of(nid))
+            self.tree.add(nid, self.labels_of(nid))
             self._move(pool, nid, None, self.empty)
             pool.nodes.append(nid)
             pool.created += 1
@@ -561,6 +568,7 @@ class Cluster(SpreadScoring):
         shape = pod.shape
         if not self.node_pool:
             return None
+        self._selecting = pod.name
         cands = self.candidates(pod)
         if cands is None and not shape.varying:
             if shape.spread_owner is not None and self.spread_constraints:
@@ -581,8 +589,13 @@ class Cluster(SpreadScoring):
             return None
         if len(found) == 1:
             pool, _, states = found[0]
-            self._note_tie(len(states), sum(len(pool.buckets[s]) for s in states))
-            return min(pool.buckets[s].top() for s in states)
+            nodes = sum(len(pool.buckets[s]) for s in states)
+            self._note_tie(len(states), nodes)
+            low = min(pool.buckets[s].top() for s in states)
+            if nodes > 1:
+                best = [pool.buckets[s].members for s in states]
+                return self._tie(best, low, lambda: self._feasible_in(shape, [pool]))
+            return low
         extra = self._normalised([self.pref_raw(shape, p) for p, _, _ in found])
         best_total, best_node, at_best = -1, None, []
         for (pool, score, states), add in zip(found, extra, strict=True):
@@ -594,11 +607,32 @@ class Cluster(SpreadScoring):
                 at_best.append((pool, states))
             if total > best_total or (total == best_total and node < best_node):  # type: ignore[operator]
                 best_total, best_node = total, node
-        self._note_tie(
-            sum(len(states) for _, states in at_best),
-            sum(len(pool.buckets[s]) for pool, states in at_best for s in states),
-        )
+        nodes = sum(len(pool.buckets[s]) for pool, states in at_best for s in states)
+        self._note_tie(sum(len(states) for _, states in at_best), nodes)
+        if nodes > 1:
+            best = [pool.buckets[s].members for pool, states in at_best for s in states]
+            return self._tie(best, best_node, lambda: self._feasible_in(shape, [p for p, _, _ in found]))
         return best_node
+
+    def _tie(self, best: list, lowest: int, feasible: Callable[[], set[int]]) -> int:
+        """The node among equal best ones (``best``: sets of node ids). From 1.35, where the scheduler scores
+        every node, its heap's choice over the feasible nodes in node-tree order; before, it picks at random
+        and gpupool takes the lowest node index (``lowest``). ``tie_break`` (tests) overrides both."""
+        if self.tie_break is not None:
+            return self.tie_break(self._selecting, set().union(*best))
+        if not self.msgs.ordered_ties or len(self.node_pool) >= self.msgs.ordered_ties_below:
+            return lowest
+        ids = feasible()
+        return nodetree.heap_pick([n for n in self.tree.order() if n in ids], set().union(*best))
+
+    def _feasible_in(self, shape: Shape, pools: list[PoolState]) -> set[int]:
+        """The nodes of ``pools`` that pass the resource filter for ``shape`` (the pools pass the others)."""
+        out: set[int] = set()
+        for pool in pools:
+            for state, bucket in pool.buckets.items():
+                if not self.fit(pool, state, shape):
+                    out |= bucket.members
+        return out
 
     def _note_tie(self, states: int, nodes: int) -> None:
         if states > 1:
@@ -633,6 +667,8 @@ class Cluster(SpreadScoring):
         at_best = [f[0] for f, t in zip(feasible, totals, strict=True) if t == top]
         kinds = {(self.node_pool[n], self.node_state[n].id) for n in at_best}
         self._note_tie(len(kinds), len(at_best))
+        if len(at_best) > 1:
+            return self._tie([set(at_best)], at_best[0], lambda: {f[0] for f in feasible})
         return at_best[0]
 
     # ---- diagnosis ----------------------------------------------------------------------------------

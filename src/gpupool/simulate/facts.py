@@ -82,6 +82,8 @@ class Messages:
     ca_triggered_group: str
     ca_not_triggered: str
     ca_max_size: str
+    ordered_ties: bool = False  # equal best scores: the heap's pre-order first (1.35+), not at random
+    ordered_ties_below: int = 100  # ... where the scheduler filters every node (fewer nodes than this)
 
     def taint(self, key: str, value: str) -> str:
         if self.taint_generic:
@@ -138,6 +140,8 @@ def messages(version: tuple[int, int, int]) -> Messages:
         if version >= _from(d["draPostFilter"]["fromVersion"])
         else None,
         fit_unresolvable=version >= _from(d["fitUnresolvable"]["fromVersion"]),
+        ordered_ties=version >= _from(d["orderedTieBreak"]["fromVersion"]),
+        ordered_ties_below=int(d["orderedTieBreak"]["allNodesBelow"]),
         ca_triggered=a["triggered"],
         ca_triggered_group=a["triggeredGroup"],
         ca_not_triggered=a["notTriggered"],

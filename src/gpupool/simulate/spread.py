@@ -39,6 +39,7 @@ class SpreadScoring:
     owner_zone: Any
     zone_keys: tuple[str, ...]
     labels_of: Any
+    _tie: Any
 
     def _zone_of(self, nid: int) -> tuple:
         """The node's values of the non-hostname spreading keys (None where it has no such label)."""
@@ -185,6 +186,7 @@ class SpreadScoring:
         w = self.sc.w_spread
         best_total, best_node = -1, -1
         at_states = at_nodes = 0
+        best_rows: list = []
         for (_, rows), line, add in zip(found, raws, extra, strict=True):
             for row, r in zip(rows, line, strict=True):
                 sp = MAX_SCORE if hi == 0 else MAX_SCORE * (hi + lo - r) // hi
@@ -194,9 +196,15 @@ class SpreadScoring:
                 node = row[0].top()
                 if total > best_total:
                     best_total, best_node, at_states, at_nodes = total, node, 0, 0
+                    best_rows = []
                 elif node < best_node:
                     best_node = node
                 at_states += 1
                 at_nodes += len(row[0])
+                best_rows.append(row[0].members)
         self._note_tie(at_states, at_nodes)
+        if at_nodes > 1:
+            return self._tie(
+                best_rows, best_node, lambda: {n for _, rows in found for r in rows for n in r[0].members}
+            )
         return best_node
