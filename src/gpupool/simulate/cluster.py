@@ -201,6 +201,7 @@ class Cluster(SpreadScoring):
         self.node_young: list[bool] = []  # created less than CA's MaxNodeStartupTime ago
         self.node_zone: list[tuple] = []  # values of the non-hostname spreading keys (zone), per node
         self.by_name: dict[str, int] = {}
+        self._affinity_cache: dict[tuple, tuple[int, ...]] = {}  # node selection -> groups it matches
         self.tree = nodetree.NodeTree()  # the scheduler cache's node order (its tie-break from 1.35)
         # (pod name, equal best nodes) -> the node: a test steers the random tie-breaks of < 1.35 with it
         self.tie_break: Callable[[str, set[int]], int] | None = None

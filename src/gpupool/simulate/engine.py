@@ -180,6 +180,7 @@ class Simulation:
         # PodTopologySpread's default selectors: (namespace, label selector) of each spreading workload
         self.spread_selectors: list[tuple[str, dict]] = []
         self._spread_matches: dict[tuple, tuple[int, ...]] = {}
+        self._selector_index: dict[tuple[str, str, str], list[int]] = {}
         owners: dict[int, int] = {}
         known: dict[tuple[str, str], int] = {}
         for w in self.workloads:
@@ -189,6 +190,10 @@ class Simulation:
                 if key not in known:
                     known[key] = len(self.spread_selectors)
                     self.spread_selectors.append((key[0], sel))
+                    # indexed by one matchLabels pair (a pod must carry it), or by namespace alone
+                    pairs = sorted((str(k), str(v)) for k, v in (sel.get("matchLabels") or {}).items())
+                    at = (key[0], *pairs[0]) if pairs else (key[0], "", "")
+                    self._selector_index.setdefault(at, []).append(known[key])
                 owners[w.index] = known[key]
         for w in self.workloads:
             spec = w.input.workload.pod_spec
@@ -268,10 +273,12 @@ class Simulation:
         found = self._spread_matches.get(key)
         if found is None:
             plain = dict(key[1])
+            index = self._selector_index
+            cands = set(index.get((namespace, "", ""), ()))
+            for k, v in key[1]:
+                cands.update(index.get((namespace, k, v), ()))
             found = self._spread_matches[key] = tuple(
-                i
-                for i, (ns, sel) in enumerate(self.spread_selectors)
-                if ns == namespace and selectors.matches(sel, plain)
+                sorted(i for i in cands if selectors.matches(self.spread_selectors[i][1], plain))
             )
         return found
 

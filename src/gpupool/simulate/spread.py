@@ -40,6 +40,7 @@ class SpreadScoring:
     zone_keys: tuple[str, ...]
     labels_of: Any
     _tie: Any
+    _affinity_cache: dict
 
     def _zone_of(self, nid: int) -> tuple:
         """The node's values of the non-hostname spreading keys (None where it has no such label)."""
@@ -112,10 +113,10 @@ class SpreadScoring:
         """Node groups whose nodes match the shape's required node affinity (a shape that does not vary)."""
         from gpupool.k8s import affinity
 
-        key = ("affinity-groups", self.pools[0].uid, len(self.pools))
-        found = shape.cache.get(key)
+        key = (shape.key[4], len(self.pools))  # node selection as text: many shapes share it
+        found = self._affinity_cache.get(key)
         if found is None:
-            found = shape.cache[key] = tuple(
+            found = self._affinity_cache[key] = tuple(
                 p.idx for p in self.pools if affinity.matches_node(shape.pod_spec, p.labels)
             )
         return found
