@@ -301,12 +301,29 @@ class Cluster(SpreadScoring):
 
     def add_existing(self, group_idx: int, name: str, labels: dict[str, str], young: bool = False) -> int:
         """A real node, with its own name and labels."""
-        pool = self.pools[group_idx]
+        nid = self._add_node(self.pools[group_idx], name, dict(labels), young)
+        self.version += 1
+        return nid
+
+    def add_nodes(self, pool_idx: int, count: int, young: bool = False) -> list[int]:
+        """``count`` new nodes of a pool, named as AKS names VMSS instances (labels built when first read)."""
+        pool = self.pools[pool_idx]
+        new = []
+        for _ in range(count):
+            name = node_name(pool.spec, pool.created)
+            while name in self.by_name:  # a real node already has the name
+                pool.created += 1
+                name = node_name(pool.spec, pool.created)
+            new.append(self._add_node(pool, name, None, young))
+        self.version += 1
+        return new
+
+    def _add_node(self, pool: PoolState, name: str, labels: dict[str, str] | None, young: bool) -> int:
         nid = len(self.node_pool)
-        self.node_pool.append(group_idx)
+        self.node_pool.append(pool.idx)
         self.node_state.append(self.empty)
         self.node_name.append(name)
-        self.node_labels.append(dict(labels))
+        self.node_labels.append(labels)
         self.node_ordinal.append(pool.created)
         self.node_pods.append([])
         self.node_young.append(young)
@@ -317,35 +334,7 @@ class Cluster(SpreadScoring):
         pool.nodes.append(nid)
         pool.created += 1
         self._spec_nodes[pool.spec_idx] += 1
-        self.version += 1
         return nid
-
-    def add_nodes(self, pool_idx: int, count: int, young: bool = False) -> list[int]:
-        pool = self.pools[pool_idx]
-        new = []
-        for _ in range(count):
-            nid = len(self.node_pool)
-            name = node_name(pool.spec, pool.created)
-            while name in self.by_name:  # a real node already has the name
-                pool.created += 1
-                name = node_name(pool.spec, pool.created)
-            self.node_pool.append(pool_idx)
-            self.node_state.append(self.empty)
-            self.node_name.append(name)
-            self.node_labels.append(None)
-            self.node_ordinal.append(pool.created)
-            self.node_pods.append([])
-            self.node_young.append(young)
-            self.by_name[name] = nid
-            self.node_zone.append(self._zone_of(nid))
-            self.tree.add(nid, self.labels_of(nid))
-            self._move(pool, nid, None, self.empty)
-            pool.nodes.append(nid)
-            pool.created += 1
-            new.append(nid)
-        self._spec_nodes[pool.spec_idx] += count
-        self.version += 1
-        return new
 
     def labels_of(self, nid: int) -> dict[str, str]:
         labels = self.node_labels[nid]
