@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from gpupool.simulate import Options
@@ -129,22 +130,49 @@ def test_pool_at_max(k) -> None:
 
 
 def test_node_with_a_broken_device_plugin_is_its_own_group(k) -> None:
-    """One node advertises no GPU (device plugin down): real allocatable per node; the autoscaler counts it as
-    unready, i.e. as upcoming capacity like a copy of the good node, and adds nothing."""
-    broken = node("aks-gpu-1-vmss000001", "gpu", gpu=0, **{"kubernetes.azure.com/accelerator": "nvidia"})
-    broken = ExistingNode(
-        broken.name, "gpu", "Standard_NC24ads_A100_v4", broken.labels, broken.capacity,
-        broken.allocatable, (GPU_TAINT,), False, True,
-    )
+    """One node advertises no GPU (device plugin down): real allocatable per node. Younger than CA's
+    MaxNodeStartupTime (15 min) the autoscaler counts it as still starting, i.e. as upcoming capacity like a
+    copy of the good node, and adds nothing; older (or of unknown age) it is plain unready, and CA scales the
+    pool up."""
+    bad = node("aks-gpu-1-vmss000001", "gpu", gpu=0, **{"kubernetes.azure.com/accelerator": "nvidia"})
     good = node("aks-gpu-1-vmss000000", "gpu")
-    start = cluster([good, broken], [running("old-0", "aks-gpu-1-vmss000000", gpu=1)])
-    r = run(k, docs(k), start)
-    assert r.pools[1].added == 0 and r.pools[1].resources["nvidia.com/gpu"]["allocatable"] == 1
-    (e,) = r.pending
-    assert e.autoscaler is None
-    assert "counts pool gpu's 1 node(s) as unready" in (e.why or "")
-    assert "template (nvidia.com/gpu: 1)" in (e.why or "")
-    assert r.to_dict()["pools"][1]["nodes"] == 2
+    for age in (60.0, 3600.0, None):
+        broken = ExistingNode(
+            bad.name,
+            "gpu",
+            "Standard_NC24ads_A100_v4",
+            bad.labels,
+            bad.capacity,
+            bad.allocatable,
+            (GPU_TAINT,),
+            False,
+            True,
+            age,
+        )
+        start = cluster([good, broken], [running("old-0", "aks-gpu-1-vmss000000", gpu=1)])
+        r = run(k, docs(k), start)
+        assert r.pools[1].resources["nvidia.com/gpu"]["allocatable"] == (1 if age == 60.0 else 2)
+        assert r.to_dict()["pools"][1]["nodes"] == (2 if age == 60.0 else 3)
+        if age == 60.0:
+            assert r.pools[1].added == 0
+            (e,) = r.pending
+            assert e.autoscaler is None
+            assert "pool gpu's 1 node(s) are younger than 15 minutes" in (e.why or "")
+            assert "template (nvidia.com/gpu: 1)" in (e.why or "")
+        else:
+            assert r.pools[1].added == 1 and not r.pending
+
+
+def test_node_age_comes_from_creation_timestamp() -> None:
+    from datetime import UTC, datetime
+
+    from gpupool.simulate.start import node_of
+
+    obj = {"metadata": {"name": "n", "creationTimestamp": "2026-12-03T10:00:00Z"}}
+    read_at = datetime(2026, 12, 3, 10, 10, tzinfo=UTC)
+    assert node_of(obj, read_at).age_s == 600
+    assert node_of({"metadata": {"name": "n"}}, read_at).age_s is None
+    assert node_of({"metadata": {"name": "n", "creationTimestamp": "yesterday"}}, read_at).age_s is None
 
 
 def test_preemption_evicts_a_running_pod(k) -> None:
@@ -172,3 +200,29 @@ def test_pools_from_the_nodes_alone(k) -> None:
 
 def test_options_default_has_no_start() -> None:
     assert Options().start is None
+
+
+def test_running_pods_keep_their_labels_for_spreading(k) -> None:
+    """Default topology spreading counts the pods already running that match the Deployment's selector (their
+    labels come from the snapshot): two small pods labelled app: train on node 0 push the new pod to node 1,
+    although node 1 is busier; unlabelled, the emptier node 0 wins."""
+    gpu0, gpu1 = node("aks-gpu-1-vmss000000", "gpu", gpu=4), node("aks-gpu-1-vmss000001", "gpu", gpu=4)
+    for labels, want in (({"app": "train"}, "aks-gpu-1-vmss000001"), ({}, "aks-gpu-1-vmss000000")):
+        pods = [running(f"old-{i}", gpu0.name, cpu="100m") for i in range(2)]
+        pods = [dataclasses.replace(p, labels=dict(labels)) for p in pods]
+        pods.append(running("busy", gpu1.name, cpu="6"))
+        r = run(k, docs(k, max_count=None), cluster([gpu0, gpu1], pods), kubernetes_version="1.35")
+        (p,) = r.placements
+        assert p.node == want, labels
+
+
+def test_a_running_pod_keeps_its_labels_from_the_read() -> None:
+    from gpupool.simulate.start import pod_of
+
+    obj = {
+        "metadata": {"name": "p", "namespace": "ml", "labels": {"app": "train"}},
+        "spec": {"nodeName": "n", "containers": []},
+        "status": {"phase": "Running"},
+    }
+    p = pod_of(obj)
+    assert p is not None and p.labels == {"app": "train"} and p.namespace == "ml"

@@ -73,6 +73,7 @@ def _prefixed(prefix: str, table: dict[str, tuple]) -> dict[str, tuple]:
 SHAPES: dict[str, dict[str, tuple]] = {
     "Node": {
         **_COMMON,
+        "metadata.creationTimestamp": STR,
         "spec.unschedulable": BOOL,
         "spec.taints": LIST,
         "spec.taints.*": DICT,

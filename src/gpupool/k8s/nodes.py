@@ -8,6 +8,7 @@ deprecated ``agentpool``); the VM size is ``node.kubernetes.io/instance-type``
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
@@ -94,3 +95,20 @@ def condition(node: Any, type_: str) -> dict | None:
 def is_ready(node: Any) -> bool:
     c = condition(node, "Ready")
     return c is not None and c.get("status") == "True"
+
+
+def created(obj: Any) -> datetime | None:
+    """``metadata.creationTimestamp`` (RFC 3339, as the API server writes it); None: absent or unreadable."""
+    text = _dict(obj, "metadata").get("creationTimestamp")
+    return timestamp(text)
+
+
+def timestamp(text: Any) -> datetime | None:
+    """An API server timestamp (``2026-12-03T10:00:00Z``) as an aware datetime, or None."""
+    if not isinstance(text, str) or not text:
+        return None
+    try:
+        t = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)

@@ -1,9 +1,9 @@
 """One sentence per Pending pod on how the scheduler's and the autoscaler's verdicts fit together.
 
 The scheduler's message describes the final cluster; the autoscaler acted earlier, in its own loop, with its
-own picture of the pools (templates built from the VM size, unready GPU nodes counted as upcoming). When the
-two could read as a contradiction (a pod "triggered scale-up" and is still Pending) or the autoscaler did
-nothing at all, these sentences say why. Rule modules GP505-GP507 document the behaviours.
+own picture of the pools (templates built from the VM size, young unready GPU nodes counted as upcoming).
+When the two could read as a contradiction (a pod "triggered scale-up" and is still Pending) or the
+autoscaler did nothing at all, these sentences say why. Rule modules GP505-GP507 document the behaviours.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ def blocked(sim: Simulation, run: Run) -> str:
         pool = sim.pools[idx]
         return (
             f"no scale-up anywhere in the cluster: pool {pool.name} is not autoscaled and its nodes carry "
-            f"{ca.gpu_label} without {ca.gpu_resource}, which aborts the autoscaler's scale-up (GP506)"
+            f"{ca.gpu_label} without {ca.gpu_resource}, which aborts the autoscaler's scale-up from 1.35 "
+            f'("{ca.unmanaged_error}") (GP506)'
         )
     bad, total = sim.unready_nodes(run), run.cluster.num_nodes
     return (
@@ -66,13 +67,16 @@ def triggered_but_pending(sim: Simulation, run: Run, pod: Pod, up: ScaleUp) -> s
 
 def counted_on_unready(sim: Simulation, run: Run, idx: int) -> str:
     pool = sim.pools[idx]
-    n = sum(len(ps.nodes) for ps in run.cluster.pools if ps.spec_idx == idx and ps.ca_unready)
+    n = sim.upcoming_unready(run, idx)
     tmpl = sim.template(run, idx, "aks")
     kind = " from the VM size" if tmpl.kind == "aks-template" else ""
+    minutes = sim.ca.max_node_startup_s / 60
     return (
-        f"no scale-up for it: the autoscaler counts pool {pool.name}'s {n} node(s) as unready "
-        f"({sim.ca.gpu_label} without {sim.ca.gpu_resource}) and expects them, as its template{kind} "
-        f"({gpu_text(tmpl.shape)}), to take it once ready; they never will (GP506)"
+        f"no scale-up for it yet: pool {pool.name}'s {n} node(s) are younger than {minutes:g} minutes and "
+        f"carry {sim.ca.gpu_label} without {sim.ca.gpu_resource}, so the autoscaler counts them as still "
+        f"starting and expects them, as its template{kind} ({gpu_text(tmpl.shape)}), to take it; they never "
+        f"will, and {minutes:g} minutes after their creation it scales the pool up again from the VM size "
+        "(GP506)"
     )
 
 

@@ -20,11 +20,12 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpupool.k8s import affinity
 from gpupool.k8s.taints import tolerates, untolerated
-from gpupool.simulate import messages
+from gpupool.simulate import messages, nodetree
 from gpupool.simulate.facts import Messages, Scoring
 from gpupool.simulate.nodes import NodeShape, node_name, per_node_labels
 from gpupool.simulate.pods import Pod, Registry, Shape
@@ -56,7 +57,7 @@ class State:
         self.nz_cpu = nz_cpu
         self.nz_mem = nz_mem
         self.prio = prio
-        self.owners = owners  # (workload, pods) of workloads whose pods spread by default
+        self.owners = owners  # (spreading selector, pods on the node that match it)
         self.next: dict[int, State] = {}
 
     def owned(self, owner: int) -> int:
@@ -197,8 +198,14 @@ class Cluster(SpreadScoring):
         self.node_labels: list[dict[str, str] | None] = []
         self.node_ordinal: list[int] = []
         self.node_pods: list[list[Pod]] = []
+        self.node_young: list[bool] = []  # created less than CA's MaxNodeStartupTime ago
         self.node_zone: list[tuple] = []  # values of the non-hostname spreading keys (zone), per node
         self.by_name: dict[str, int] = {}
+        self._affinity_cache: dict[tuple, tuple[int, ...]] = {}  # node selection -> groups it matches
+        self.tree = nodetree.NodeTree()  # the scheduler cache's node order (its tie-break from 1.35)
+        # (pod name, equal best nodes) -> the node: a test steers the random tie-breaks of < 1.35 with it
+        self.tie_break: Callable[[str, set[int]], int] | None = None
+        self._selecting = ""
         self.version = 0  # bumps on every change; caches of failures key on it
         self.placed_priorities: Counter[int] = Counter()
         # Choices kube-scheduler makes at random (equal best scores): "node" among identical nodes (same pool,
@@ -206,8 +213,9 @@ class Cluster(SpreadScoring):
         self.ties: Counter[str] = Counter()
         # PodTopologySpread's system defaults: (topologyKey, maxSkew)
         self.spread_constraints: tuple[tuple[str, int], ...] = scoring.spread_defaults
-        self.owner_total: Counter[int] = Counter()  # bound pods per spreading workload
-        self.owner_zone: Counter[tuple] = Counter()  # (workload, key index, zone value) -> bound pods
+        self.owner_total: Counter[int] = Counter()  # bound pods per spreading selector they match
+        # (selector, key index, zone value, node group) -> bound pods that match the selector
+        self.owner_zone: Counter[tuple] = Counter()
         self.zone_keys = tuple(k for k, _ in self.spread_constraints if k != HOSTNAME)
 
     # ---- states -------------------------------------------------------------------------------------
@@ -229,15 +237,16 @@ class Cluster(SpreadScoring):
 
     @staticmethod
     def _owners(state: State, shape: Shape, delta: int) -> tuple:
-        owner = shape.spread_owner
-        if owner is None:
+        """The node's pods per spreading selector, after adding (1) or removing (-1) a pod of ``shape``."""
+        if not shape.spread_matches:
             return state.owners
         counts = dict(state.owners)
-        n = counts.get(owner, 0) + delta
-        if n:
-            counts[owner] = n
-        else:
-            counts.pop(owner, None)
+        for sel in shape.spread_matches:
+            n = counts.get(sel, 0) + delta
+            if n:
+                counts[sel] = n
+            else:
+                counts.pop(sel, None)
         return tuple(sorted(counts.items()))
 
     def _plus(self, state: State, shape: Shape) -> State:
@@ -290,49 +299,42 @@ class Cluster(SpreadScoring):
         self.pools.append(PoolState(idx, spec, shape, alloc, cordoned, spec_idx))
         return idx
 
-    def add_existing(self, group_idx: int, name: str, labels: dict[str, str]) -> int:
+    def add_existing(self, group_idx: int, name: str, labels: dict[str, str], young: bool = False) -> int:
         """A real node, with its own name and labels."""
-        pool = self.pools[group_idx]
-        nid = len(self.node_pool)
-        self.node_pool.append(group_idx)
-        self.node_state.append(self.empty)
-        self.node_name.append(name)
-        self.node_labels.append(dict(labels))
-        self.node_ordinal.append(pool.created)
-        self.node_pods.append([])
-        self.by_name[name] = nid
-        self.node_zone.append(self._zone_of(nid))
-        self._move(pool, nid, None, self.empty)
-        pool.nodes.append(nid)
-        pool.created += 1
-        self._spec_nodes[pool.spec_idx] += 1
+        nid = self._add_node(self.pools[group_idx], name, dict(labels), young)
         self.version += 1
         return nid
 
-    def add_nodes(self, pool_idx: int, count: int) -> list[int]:
+    def add_nodes(self, pool_idx: int, count: int, young: bool = False) -> list[int]:
+        """``count`` new nodes of a pool, named as AKS names VMSS instances (labels built when first read)."""
         pool = self.pools[pool_idx]
         new = []
         for _ in range(count):
-            nid = len(self.node_pool)
             name = node_name(pool.spec, pool.created)
             while name in self.by_name:  # a real node already has the name
                 pool.created += 1
                 name = node_name(pool.spec, pool.created)
-            self.node_pool.append(pool_idx)
-            self.node_state.append(self.empty)
-            self.node_name.append(name)
-            self.node_labels.append(None)
-            self.node_ordinal.append(pool.created)
-            self.node_pods.append([])
-            self.by_name[name] = nid
-            self.node_zone.append(self._zone_of(nid))
-            self._move(pool, nid, None, self.empty)
-            pool.nodes.append(nid)
-            pool.created += 1
-            new.append(nid)
-        self._spec_nodes[pool.spec_idx] += count
+            new.append(self._add_node(pool, name, None, young))
         self.version += 1
         return new
+
+    def _add_node(self, pool: PoolState, name: str, labels: dict[str, str] | None, young: bool) -> int:
+        nid = len(self.node_pool)
+        self.node_pool.append(pool.idx)
+        self.node_state.append(self.empty)
+        self.node_name.append(name)
+        self.node_labels.append(labels)
+        self.node_ordinal.append(pool.created)
+        self.node_pods.append([])
+        self.node_young.append(young)
+        self.by_name[name] = nid
+        self.node_zone.append(self._zone_of(nid))
+        self.tree.add(nid, self.labels_of(nid))
+        self._move(pool, nid, None, self.empty)
+        pool.nodes.append(nid)
+        pool.created += 1
+        self._spec_nodes[pool.spec_idx] += 1
+        return nid
 
     def labels_of(self, nid: int) -> dict[str, str]:
         labels = self.node_labels[nid]
@@ -367,10 +369,11 @@ class Cluster(SpreadScoring):
         self.node_pods[nid].append(pod)
         pod.node = nid
         self.placed_priorities[pod.priority] += 1
-        if pod.shape.spread_owner is not None:
-            self.owner_total[pod.shape.spread_owner] += 1
+        group = self.node_pool[nid]
+        for sel in pod.shape.spread_matches:
+            self.owner_total[sel] += 1
             for i, v in enumerate(self.node_zone[nid]):
-                self.owner_zone[(pod.shape.spread_owner, i, v)] += 1
+                self.owner_zone[(sel, i, v, group)] += 1
         self.version += 1
 
     def unbind(self, pod: Pod) -> None:
@@ -381,10 +384,11 @@ class Cluster(SpreadScoring):
         self._move(pool, nid, old, self._minus(old, pod.shape))
         self.node_pods[nid].remove(pod)
         pod.node = None
-        if pod.shape.spread_owner is not None:
-            self.owner_total[pod.shape.spread_owner] -= 1
+        group = self.node_pool[nid]
+        for sel in pod.shape.spread_matches:
+            self.owner_total[sel] -= 1
             for i, v in enumerate(self.node_zone[nid]):
-                self.owner_zone[(pod.shape.spread_owner, i, v)] -= 1
+                self.owner_zone[(sel, i, v, group)] -= 1
         self.placed_priorities[pod.priority] -= 1
         if not self.placed_priorities[pod.priority]:
             del self.placed_priorities[pod.priority]
@@ -554,6 +558,7 @@ class Cluster(SpreadScoring):
         shape = pod.shape
         if not self.node_pool:
             return None
+        self._selecting = pod.name
         cands = self.candidates(pod)
         if cands is None and not shape.varying:
             if shape.spread_owner is not None and self.spread_constraints:
@@ -574,8 +579,13 @@ class Cluster(SpreadScoring):
             return None
         if len(found) == 1:
             pool, _, states = found[0]
-            self._note_tie(len(states), sum(len(pool.buckets[s]) for s in states))
-            return min(pool.buckets[s].top() for s in states)
+            nodes = sum(len(pool.buckets[s]) for s in states)
+            self._note_tie(len(states), nodes)
+            low = min(pool.buckets[s].top() for s in states)
+            if nodes > 1:
+                best = [pool.buckets[s].members for s in states]
+                return self._tie(best, low, lambda: self._feasible_in(shape, [pool]))
+            return low
         extra = self._normalised([self.pref_raw(shape, p) for p, _, _ in found])
         best_total, best_node, at_best = -1, None, []
         for (pool, score, states), add in zip(found, extra, strict=True):
@@ -587,11 +597,32 @@ class Cluster(SpreadScoring):
                 at_best.append((pool, states))
             if total > best_total or (total == best_total and node < best_node):  # type: ignore[operator]
                 best_total, best_node = total, node
-        self._note_tie(
-            sum(len(states) for _, states in at_best),
-            sum(len(pool.buckets[s]) for pool, states in at_best for s in states),
-        )
+        nodes = sum(len(pool.buckets[s]) for pool, states in at_best for s in states)
+        self._note_tie(sum(len(states) for _, states in at_best), nodes)
+        if nodes > 1:
+            best = [pool.buckets[s].members for pool, states in at_best for s in states]
+            return self._tie(best, best_node, lambda: self._feasible_in(shape, [p for p, _, _ in found]))
         return best_node
+
+    def _tie(self, best: list, lowest: int, feasible: Callable[[], set[int]]) -> int:
+        """The node among equal best ones (``best``: sets of node ids). From 1.35, where the scheduler scores
+        every node, its heap's choice over the feasible nodes in node-tree order; before, it picks at random
+        and gpupool takes the lowest node index (``lowest``). ``tie_break`` (tests) overrides both."""
+        if self.tie_break is not None:
+            return self.tie_break(self._selecting, set().union(*best))
+        if not self.msgs.ordered_ties or len(self.node_pool) >= self.msgs.ordered_ties_below:
+            return lowest
+        ids = feasible()
+        return nodetree.heap_pick([n for n in self.tree.order() if n in ids], set().union(*best))
+
+    def _feasible_in(self, shape: Shape, pools: list[PoolState]) -> set[int]:
+        """The nodes of ``pools`` that pass the resource filter for ``shape`` (the pools pass the others)."""
+        out: set[int] = set()
+        for pool in pools:
+            for state, bucket in pool.buckets.items():
+                if not self.fit(pool, state, shape):
+                    out |= bucket.members
+        return out
 
     def _note_tie(self, states: int, nodes: int) -> None:
         if states > 1:
@@ -626,6 +657,8 @@ class Cluster(SpreadScoring):
         at_best = [f[0] for f, t in zip(feasible, totals, strict=True) if t == top]
         kinds = {(self.node_pool[n], self.node_state[n].id) for n in at_best}
         self._note_tie(len(kinds), len(at_best))
+        if len(at_best) > 1:
+            return self._tie([set(at_best)], at_best[0], lambda: {f[0] for f in feasible})
         return at_best[0]
 
     # ---- diagnosis ----------------------------------------------------------------------------------

@@ -9,12 +9,15 @@ and the autoscaler's ``pod didn't trigger scale-up`` reasons.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity
+from gpupool.k8s import selectors
+from gpupool.k8s.workloads import Workload
 from gpupool.simulate import facts, messages
 from gpupool.simulate.autoscaler import Option, ScaleUp, Template, choose
 from gpupool.simulate.cluster import Cluster
@@ -103,6 +106,11 @@ class Run:
 class Simulation:
     """Everything a run needs, built once; :meth:`run` simulates one autoscaler model."""
 
+    added_young = False
+    """Nodes the simulated autoscaler adds count as past CA's start-up time in later loops: the run describes
+    where the loops settle, so a GPU node that never advertises its GPUs ends as plain unready (CA scales its
+    pool again from the VM size), not as upcoming. Only a real cluster's young nodes are upcoming."""
+
     def __init__(self, inputs: Inputs, options: Options) -> None:
         if options.autoscaler not in AUTOSCALER_MODES:
             raise InputError(
@@ -169,8 +177,27 @@ class Simulation:
             resource_names |= set(w.requests)
         self.registry = Registry(resource_names)
         self.book = ShapeBook(self.registry, options.extended_resource_toleration)
+        # PodTopologySpread's default selectors: (namespace, label selector) of each spreading workload
+        self.spread_selectors: list[tuple[str, dict]] = []
+        self._spread_matches: dict[tuple, tuple[int, ...]] = {}
+        self._selector_index: dict[tuple[str, str, str], list[int]] = {}
+        owners: dict[int, int] = {}
+        known: dict[tuple[str, str], int] = {}
+        for w in self.workloads:
+            sel = None if w.is_daemonset else self._spread_selector(w)
+            if sel is not None:
+                key = (w.input.workload.namespace, json.dumps(sel, sort_keys=True, default=str))
+                if key not in known:
+                    known[key] = len(self.spread_selectors)
+                    self.spread_selectors.append((key[0], sel))
+                    # indexed by one matchLabels pair (a pod must carry it), or by namespace alone
+                    pairs = sorted((str(k), str(v)) for k, v in (sel.get("matchLabels") or {}).items())
+                    at = (key[0], *pairs[0]) if pairs else (key[0], "", "")
+                    self._selector_index.setdefault(at, []).append(known[key])
+                owners[w.index] = known[key]
         for w in self.workloads:
             spec = w.input.workload.pod_spec
+            matches = self.spread_matches(w.input.workload.namespace, pod_labels(w.input.workload))
             if w.is_daemonset:
                 host_net = spec.get("hostNetwork") is True
                 w.ds_shape = self.book.shape(
@@ -181,11 +208,18 @@ class Simulation:
                     w.priority,
                     w.preempt_never,
                     facts.daemonset_tolerations(host_net),
+                    spread_matches=matches,
                 )
             else:
-                owner = w.index if self._spreads(w) else None
                 w.shape = self.book.shape(
-                    spec, w.requests, w.nz_cpu, w.nz_mem, w.priority, w.preempt_never, spread_owner=owner
+                    spec,
+                    w.requests,
+                    w.nz_cpu,
+                    w.nz_mem,
+                    w.priority,
+                    w.preempt_never,
+                    spread_owner=owners.get(w.index),
+                    spread_matches=matches,
                 )
         self.ds_shapes = [w.ds_shape for w in self.workloads if w.ds_shape is not None]
         self.ca = facts.autoscaler()
@@ -215,19 +249,38 @@ class Simulation:
             )
         return v
 
-    def _spreads(self, w: WorkloadInfo) -> bool:
-        """PodTopologySpread's system defaults apply: ReplicaSet/StatefulSet-owned pods with a selector and
-        no topologySpreadConstraints of their own."""
+    def _spread_selector(self, w: WorkloadInfo) -> dict | None:
+        """The selector PodTopologySpread's system defaults count pods with, or None when they do not apply:
+        ReplicaSet/StatefulSet-owned pods with no topologySpreadConstraints of their own, scored against the
+        owner's selector (sched: pkg/scheduler/util DefaultSelector; gpupool's pods are the ReplicaSet's, with
+        the Deployment's selector)."""
         if w.kind not in self.scoring.spread_owners:
-            return False
+            return None
         if w.input.workload.pod_spec.get("topologySpreadConstraints"):
-            return False
+            return None
         spec = w.input.workload.obj.get("spec")
         sel = spec.get("selector") if isinstance(spec, dict) else None
         if isinstance(sel, dict) and (sel.get("matchLabels") or sel.get("matchExpressions")):
-            return True
-        labels = w.input.workload.pod_metadata.get("labels")
-        return isinstance(labels, dict) and bool(labels)  # apps/v1 defaults nothing: a selector is required
+            return {k: sel[k] for k in ("matchLabels", "matchExpressions") if sel.get(k)}
+        labels = pod_labels(w.input.workload)
+        if labels:  # apps/v1 defaults nothing: a selector is required
+            return {"matchLabels": dict(labels)}
+        return None
+
+    def spread_matches(self, namespace: str, labels: dict) -> tuple[int, ...]:
+        """The spreading selectors a pod of ``namespace`` with ``labels`` counts for."""
+        key = (namespace, tuple(sorted((str(k), str(v)) for k, v in labels.items())))
+        found = self._spread_matches.get(key)
+        if found is None:
+            plain = dict(key[1])
+            index = self._selector_index
+            cands = set(index.get((namespace, "", ""), ()))
+            for k, v in key[1]:
+                cands.update(index.get((namespace, k, v), ()))
+            found = self._spread_matches[key] = tuple(
+                sorted(i for i in cands if selectors.matches(self.spread_selectors[i][1], plain))
+            )
+        return found
 
     def _real_shape(self, pool: PoolSpec) -> NodeShape:
         """What a node of the pool offers: a Ready node of the real cluster if any, else the design."""
@@ -306,28 +359,52 @@ class Simulation:
             run.templates[key] = t
         return t
 
+    def no_template(self, run: Run, pool_idx: int) -> bool:
+        """CA has no template for the pool: no node, and its size is missing from CA's static table."""
+        return not run.cluster.spec_nodes(pool_idx) and not self.ca.in_static_table(
+            self.pools[pool_idx].vm_size
+        )
+
     def ca_blocked(self, run: Run, autoscaled: list[int]) -> tuple[str, int | None] | None:
-        """Why the autoscaler on AKS does no scale-up at all now, or None."""
+        """Why the autoscaler on AKS does no scale-up at all now, or None. Which paths abort depends on
+        CA's version (on AKS its minor is the cluster's Kubernetes minor)."""
         cluster, ca = run.cluster, self.ca
-        for i in autoscaled:
-            if not cluster.spec_nodes(i) and not ca.in_static_table(self.pools[i].vm_size):
-                return "no-node-info", i
-        for ps in cluster.pools:
-            if ps.ca_unready and ps.nodes and self.pools[ps.spec_idx].autoscaler is None:
-                return "unready-unmanaged", ps.spec_idx
+        # RunOnce checks the cluster's health before the scale-up
         bad = self.unready_nodes(run)
         if bad > ca.ok_total_unready and bad > ca.max_unready_percent / 100 * cluster.num_nodes:
             return "unhealthy", None
+        if ca.no_node_info_aborts(self.version):
+            for i in autoscaled:
+                if self.no_template(run, i):
+                    return "no-node-info", i
+        if ca.unmanaged_aborts(self.version):
+            for ps in cluster.pools:
+                if ps.ca_unready and ps.nodes and self.pools[ps.spec_idx].autoscaler is None:
+                    return "unready-unmanaged", ps.spec_idx
         return None
 
     def unready_nodes(self, run: Run) -> int:
-        return sum(len(ps.nodes) for ps in run.cluster.pools if ps.ca_unready)
+        """Nodes CA counts as Unready for the cluster's health: GPU nodes without GPUs past the start-up
+        time (younger ones are NotStarted, which health does not count)."""
+        young = run.cluster.node_young
+        return sum(1 for ps in run.cluster.pools if ps.ca_unready for n in ps.nodes if not young[n])
+
+    def upcoming_unready(self, run: Run, pool_idx: int) -> int:
+        """GPU nodes without GPUs that CA still counts as starting (upcoming) in pool ``pool_idx``."""
+        young = run.cluster.node_young
+        return sum(
+            1
+            for ps in run.cluster.pools
+            if ps.spec_idx == pool_idx and ps.ca_unready
+            for n in ps.nodes
+            if young[n]
+        )
 
     def _upcoming(self, run: Run, pods: list[Pod], autoscaled: list[int]) -> list[Pod]:
-        """CA counts unready GPU nodes as upcoming template nodes: pods its template says they would take
-        are left out of the scale-up (no event). Returns the rest."""
+        """CA counts unready GPU nodes younger than its MaxNodeStartupTime as upcoming template nodes: pods
+        its template says they would take are left out of the scale-up (no event). Returns the rest."""
         for i in autoscaled:
-            n = sum(len(ps.nodes) for ps in run.cluster.pools if ps.spec_idx == i and ps.ca_unready)
+            n = self.upcoming_unready(run, i)
             if not n or not pods:
                 continue
             t = self.template(run, i, "aks")
@@ -360,8 +437,8 @@ class Simulation:
         ds_waiting: list[Pod] = []
         daemonsets = [w for w in self.workloads if w.ds_shape is not None]
 
-        def add_nodes(pool_idx: int, count: int) -> None:
-            for nid in cluster.add_nodes(pool_idx, count):
+        def add_nodes(pool_idx: int, count: int, young: bool) -> None:
+            for nid in cluster.add_nodes(pool_idx, count, young):
                 daemon_pods(nid, new_node=True)
 
         def daemon_pods(nid: int, new_node: bool) -> None:
@@ -387,7 +464,7 @@ class Simulation:
 
         if self.start is None:
             for i, p in enumerate(self.pools):
-                add_nodes(i, p.node_count)
+                add_nodes(i, p.node_count, False)  # a pool's nodes at the start are old
         else:
             seq = self._add_existing(run, cordon, seq)
             for nid in range(cluster.num_nodes):
@@ -424,7 +501,7 @@ class Simulation:
                 options: list[Option] = []
                 for i in autoscaled:
                     cur, mx = cluster.spec_nodes(i), self.pools[i].autoscaler.max_count  # type: ignore[union-attr]
-                    if cur >= mx:
+                    if cur >= mx or (mode == "aks" and self.no_template(run, i)):
                         continue
                     t = self.template(run, i, mode)
                     fitting = [(g[0].shape, g) for g in groups.values() if not t.reasons(g[0].shape)]
@@ -456,7 +533,7 @@ class Simulation:
                 run.scale_ups.append(up)
                 for p in opt.pods:
                     run.triggered[id(p)] = up
-                add_nodes(opt.pool_idx, opt.count)
+                add_nodes(opt.pool_idx, opt.count, self.added_young)
                 pending = self._schedule(run, pending + ds_waiting)
                 ds_waiting.clear()
         run.pending = pending
@@ -491,18 +568,22 @@ class Simulation:
                 gpu = self.ca.gpu_resource
                 unready = n.ready and self.ca.gpu_label in n.labels and not n.allocatable.get(gpu)
                 cluster.pools[g].ca_unready = unready
-            by_node[n.name] = cluster.add_existing(g, n.name, n.labels)
+            young = n.age_s is not None and n.age_s < self.ca.max_node_startup_s
+            by_node[n.name] = cluster.add_existing(g, n.name, n.labels, young)
             run.initial[i] += 1
-        shapes: dict[str, Shape] = {}
+        shapes: dict[tuple, Shape] = {}
         for ep, (reqs, nz_cpu, nz_mem) in zip(self.start.pods, self.existing_requests, strict=True):
             nid = by_node.get(ep.node)
             if nid is None:
                 continue
-            key = ep.key or scheduling_key(ep.spec, ep.priority)
+            matches = self.spread_matches(ep.namespace, ep.labels)
+            key = (ep.key or scheduling_key(ep.spec, ep.priority), matches)
             shape = shapes.get(key)
             if shape is None:
                 never = ep.spec.get("preemptionPolicy") == "Never"
-                shape = shapes[key] = self.book.shape(ep.spec, reqs, nz_cpu, nz_mem, ep.priority, never)
+                shape = shapes[key] = self.book.shape(
+                    ep.spec, reqs, nz_cpu, nz_mem, ep.priority, never, spread_matches=matches
+                )
             pod = Pod(f"{ep.namespace}/{ep.name}", -1, shape, seq, ds=ep.daemonset)
             seq += 1
             cluster.bind(pod, nid)  # it runs there: the filters are not asked again
@@ -586,6 +667,7 @@ class Simulation:
             if story is not None:
                 run.ca_msg[id(pod)], run.why[id(pod)] = story
                 continue
+            up = run.triggered.get(id(pod))
             ca_key = ("ca", pod.shape.id)
             ca = cache.get(ca_key)
             if ca is None:
@@ -594,11 +676,20 @@ class Simulation:
                     if cluster.spec_nodes(i) >= self.pools[i].autoscaler.max_count:  # type: ignore[union-attr]
                         reasons[self.msgs.ca_max_size] += 1
                         continue
+                    if run.mode == "aks" and self.no_template(run, i):
+                        reasons[self.ca.not_ready_reason] += 1
+                        continue
                     for r in set(self.template(run, i, run.mode).reasons(pod.shape)):
                         reasons[r] += 1
                 ca = cache[ca_key] = messages.ca_not_triggered(self.msgs, reasons)
             run.ca_msg[id(pod)] = ca
-            if run.mode == "aks":
+            if up is not None:
+                # it triggered a scale-up in an earlier loop and is still Pending: its latest event is the
+                # next loop's NotTriggerScaleUp (above); the story says why the new nodes did not take it
+                from gpupool.simulate import autoscaler_story
+
+                run.why[id(pod)] = autoscaler_story.triggered_but_pending(self, run, pod, up)
+            elif run.mode == "aks":
                 from gpupool.simulate import autoscaler_story
 
                 why_key = ("why", pod.shape.id)
@@ -612,9 +703,6 @@ class Simulation:
 
         if run.ca_blocked is not None:
             return None, story.blocked(self, run)
-        up = run.triggered.get(id(pod))
-        if up is not None:
-            return up.event, story.triggered_but_pending(self, run, pod, up)
         pool_idx = run.absorbed.get(id(pod))
         if pool_idx is not None:
             return None, story.counted_on_unready(self, run, pool_idx)
@@ -659,6 +747,16 @@ class RuleContext:
             path, line = at_pool.where.path, at_pool.where.line_of("autoscaler", "vmSize")
             obj = f"{at_pool.kind} {at_pool.name}"
         return Finding(rule_id, severity, message, path, line, None, obj, fix, extra)
+
+
+def pod_labels(w: Workload) -> dict:
+    """The labels of the workload's pods: its pod template's, or a bare Pod's own (k8s.podspecs gives a Pod's
+    template no metadata)."""
+    meta = w.pod_metadata
+    if w.kind == "Pod" and not meta.get("labels"):
+        meta = w.obj.get("metadata") if isinstance(w.obj.get("metadata"), dict) else {}
+    labels = meta.get("labels")
+    return labels if isinstance(labels, dict) else {}
 
 
 def simulate(inputs: Inputs, options: Options | None = None) -> SimulationResult:

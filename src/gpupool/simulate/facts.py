@@ -82,6 +82,8 @@ class Messages:
     ca_triggered_group: str
     ca_not_triggered: str
     ca_max_size: str
+    ordered_ties: bool = False  # equal best scores: the heap's pre-order first (1.35+), not at random
+    ordered_ties_below: int = 100  # ... where the scheduler filters every node (fewer nodes than this)
 
     def taint(self, key: str, value: str) -> str:
         if self.taint_generic:
@@ -138,6 +140,8 @@ def messages(version: tuple[int, int, int]) -> Messages:
         if version >= _from(d["draPostFilter"]["fromVersion"])
         else None,
         fit_unresolvable=version >= _from(d["fitUnresolvable"]["fromVersion"]),
+        ordered_ties=version >= _from(d["orderedTieBreak"]["fromVersion"]),
+        ordered_ties_below=int(d["orderedTieBreak"]["allNodesBelow"]),
         ca_triggered=a["triggered"],
         ca_triggered_group=a["triggeredGroup"],
         ca_not_triggered=a["notTriggered"],
@@ -360,6 +364,19 @@ class AutoscalerFacts:
     missing_sizes: frozenset[str] = frozenset()
     memory_gib: tuple[tuple[str, float], ...] = ()
     no_node_info: str = ""
+    no_node_info_aborts_until: tuple[int, int] = (1, 34)  # CA minor versions whose scale-up it aborts
+    not_ready_reason: str = "not ready for scale-up"
+    max_node_startup_s: float = 900.0  # MaxNodeStartupTime: a ResourceUnready node younger is upcoming
+    unmanaged_aborts_from: tuple[int, int] = (1, 35)  # CA minor from which an unmanaged one aborts
+    unmanaged_error: str = ""
+
+    def no_node_info_aborts(self, version: tuple[int, ...]) -> bool:
+        """CA (its minor follows the cluster's Kubernetes minor on AKS) fails every scale-up on a group with
+        no template; later versions skip that group."""
+        return tuple(version[:2]) <= self.no_node_info_aborts_until
+
+    def unmanaged_aborts(self, version: tuple[int, ...]) -> bool:
+        return tuple(version[:2]) >= self.unmanaged_aborts_from
 
     def in_static_table(self, vm_size: str) -> bool:
         return vm_size.lower() not in self.missing_sizes
@@ -392,4 +409,14 @@ def autoscaler() -> AutoscalerFacts:
         missing_sizes=frozenset(str(s).lower() for s in a["staticTable"]["missing"]),
         memory_gib=tuple((str(k).lower(), float(v)) for k, v in a["staticTable"]["memoryGiB"].items()),
         no_node_info=str(a["staticTable"]["noNodeInfo"]),
+        no_node_info_aborts_until=_minor(a["staticTable"]["noNodeInfoAbortsUntil"]),
+        not_ready_reason=str(a["staticTable"]["notReadyReason"]),
+        max_node_startup_s=60.0 * float(a["resourceUnready"]["maxNodeStartupMinutes"]),
+        unmanaged_aborts_from=_minor(a["resourceUnready"]["unmanagedAbortsFrom"]),
+        unmanaged_error=" ".join(str(a["resourceUnready"]["unmanagedError"]).split()),
     )
+
+
+def _minor(text: object) -> tuple[int, int]:
+    major, minor = str(text).split(".")[:2]
+    return int(major), int(minor)

@@ -82,7 +82,10 @@ class Shape:
     prefilter: frozenset[str] | None  # NodeAffinity PreFilterResult: node names, or None (all nodes)
     preferred: list  # preferredDuringScheduling node affinity terms
     ds_tolerations: bool = False
-    spread_owner: int | None = None  # the workload whose pods it spreads from (system default constraints)
+    # PodTopologySpread's system defaults: the spreading selector (namespace + the owner's label selector)
+    # whose matching pods it is scored against; and the selectors its own labels match (it counts for them)
+    spread_owner: int | None = None
+    spread_matches: tuple[int, ...] = ()
     cache: dict = field(default_factory=dict)
     # What the resource filter and scores depend on, interned: shapes that differ only in where they may go
     # or whom they spread from (every Deployment is its own shape) share fits and scores (unique across books)
@@ -208,6 +211,7 @@ class ShapeBook:
         preempt_never: bool,
         extra_tolerations: list | None = None,
         spread_owner: int | None = None,
+        spread_matches: tuple[int, ...] = (),
     ) -> Shape:
         tols = (
             list(_plain(pod_spec.get("tolerations")) or [])
@@ -234,6 +238,7 @@ class ShapeBook:
             priority,
             preempt_never,
             spread_owner,
+            spread_matches,
         )
         found = self._by_key.get(key)
         if found is not None:
@@ -266,6 +271,7 @@ class ShapeBook:
             preferred=preferred_terms({"affinity": {"nodeAffinity": selection["affinity"]}}),
             ds_tolerations=extra_tolerations is not None,
             spread_owner=spread_owner,
+            spread_matches=spread_matches,
         )
         rkey = (s.req, nz_cpu, nz_mem)
         rid = self._rids.get(rkey)

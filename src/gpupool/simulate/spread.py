@@ -2,11 +2,15 @@
 
 kube-scheduler spreads pods owned by a ReplicaSet or StatefulSet that set no topologySpreadConstraints of
 their own with the default constraints (hostname maxSkew 3, zone maxSkew 5, ScheduleAnyway): per feasible
-node, ``round(count x ln(size + 2) + maxSkew - 1)`` summed over the constraints (count: the workload's pods on
-the node, or in its zone over nodes matching the pod's node affinity; size: feasible nodes, or zone values
-among them), normalised as ``100 x (max + min - s) / max`` and weighted 2 (sched: plugins/podtopologyspread/
-scoring.go). Node states count each spreading workload's pods, so identical nodes stay grouped; each group
-keeps its nodes by zone, and bound pods are counted per workload and zone as they bind.
+node, ``round(count x ln(size + 2) + maxSkew - 1)`` summed over the constraints (count: the pods on the node
+that match the selector, or in its zone over nodes matching the pod's required node affinity; size: feasible
+nodes, or zone values among them), normalised as ``100 x (max + min - s) / max`` and weighted 2 (sched:
+plugins/podtopologyspread/scoring.go). The selector is the owner's (pkg/scheduler/util DefaultSelector): it
+counts every pod of the namespace whose labels match it, the workload's own, bare pods, other workloads'
+and the pods already running, not only the workload's. A pod shape carries the selectors it matches
+(``spread_matches``) and, when it spreads, the one it is scored by (``spread_owner``). Node states count
+pods per selector, so identical nodes stay grouped; each group keeps its nodes by zone, and bound pods are
+counted per selector, zone and node group as they bind.
 """
 
 from __future__ import annotations
@@ -28,12 +32,15 @@ class SpreadScoring:
     node_pool: Any
     node_state: Any
     node_name: Any
+    node_zone: Any
     spread_constraints: tuple[tuple[str, int], ...]
     owner_total: Any
     sc: Any
     owner_zone: Any
     zone_keys: tuple[str, ...]
     labels_of: Any
+    _tie: Any
+    _affinity_cache: dict
 
     def _zone_of(self, nid: int) -> tuple:
         """The node's values of the non-hostname spreading keys (None where it has no such label)."""
@@ -82,11 +89,42 @@ class SpreadScoring:
         return [MAX_SCORE * (hi + lo - r) // hi for r in raws]
 
     def _zone_counts(self, shape: Shape, keys_values: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
-        """The workload's pods per zone value. kube-scheduler counts them on nodes that match the pod's
-        required node affinity; the workload's own pods all passed that same affinity."""
+        """The pods matching the shape's selector per zone value, on nodes that match the pod's required node
+        affinity (NodeAffinityPolicy Honor; taints are ignored). A shape whose affinity reads per-node labels
+        is checked node by node."""
         owner = shape.spread_owner
         index = {k: i for i, k in enumerate(self.zone_keys)}
-        return {(k, v): self.owner_zone[(owner, index[k], v)] for k, v in keys_values if k in index}
+        if not shape.varying:
+            return {(k, v): self._zone_count(shape, index[k], v) for k, v in keys_values if k in index}
+        from gpupool.k8s import affinity
+
+        out = dict.fromkeys(((k, v) for k, v in keys_values if k in index), 0)
+        for nid in range(len(self.node_pool)):
+            n = self.node_state[nid].owned(owner)
+            if not n or not affinity.matches_node(shape.pod_spec, self.labels_of(nid), self.node_name[nid]):
+                continue
+            for i, v in enumerate(self.node_zone[nid]):
+                key = (self.zone_keys[i], v)
+                if key in out:
+                    out[key] += n
+        return out
+
+    def _affinity_groups(self, shape: Shape) -> tuple[int, ...]:
+        """Node groups whose nodes match the shape's required node affinity (a shape that does not vary)."""
+        from gpupool.k8s import affinity
+
+        key = (shape.key[4], len(self.pools))  # node selection as text: many shapes share it
+        found = self._affinity_cache.get(key)
+        if found is None:
+            found = self._affinity_cache[key] = tuple(
+                p.idx for p in self.pools if affinity.matches_node(shape.pod_spec, p.labels)
+            )
+        return found
+
+    def _zone_count(self, shape: Shape, i: int, value: Any) -> int:
+        owner = shape.spread_owner
+        zone = self.owner_zone
+        return sum(zone[(owner, i, value, g)] for g in self._affinity_groups(shape))
 
     def _select_spread(self, shape: Shape) -> int | None:
         """The fast path's choice for a pod that spreads by default: every feasible (pool, state, zone) is
@@ -128,13 +166,17 @@ class SpreadScoring:
             w_zone.append(math.log(len(values) + 2))
         lo = hi = None
         raws = []
+        zone_counts: dict[tuple[int, Any], int] = {}
         for _, rows in found:
             line = []
             for _, zone, _, cnt in rows:
                 score = sum(cnt * w_host + skew - 1 for skew in host)
                 for (i, skew), w in zip(zoned, w_zone, strict=True):
                     if zone[i] is not None:
-                        score += self.owner_zone[(owner, i, zone[i])] * w + skew - 1
+                        zc = zone_counts.get((i, zone[i]))
+                        if zc is None:
+                            zc = zone_counts[(i, zone[i])] = self._zone_count(shape, i, zone[i])
+                        score += zc * w + skew - 1
                 r = math.floor(score + 0.5)  # Go's math.Round for positive numbers
                 line.append(r)
                 lo = r if lo is None or r < lo else lo
@@ -145,6 +187,7 @@ class SpreadScoring:
         w = self.sc.w_spread
         best_total, best_node = -1, -1
         at_states = at_nodes = 0
+        best_rows: list = []
         for (_, rows), line, add in zip(found, raws, extra, strict=True):
             for row, r in zip(rows, line, strict=True):
                 sp = MAX_SCORE if hi == 0 else MAX_SCORE * (hi + lo - r) // hi
@@ -154,9 +197,15 @@ class SpreadScoring:
                 node = row[0].top()
                 if total > best_total:
                     best_total, best_node, at_states, at_nodes = total, node, 0, 0
+                    best_rows = []
                 elif node < best_node:
                     best_node = node
                 at_states += 1
                 at_nodes += len(row[0])
+                best_rows.append(row[0].members)
         self._note_tie(at_states, at_nodes)
+        if at_nodes > 1:
+            return self._tie(
+                best_rows, best_node, lambda: {n for _, rows in found for r in rows for n in r[0].members}
+            )
         return best_node

@@ -1,7 +1,8 @@
 """Start from the real cluster: existing nodes and running pods as plain data, from a doctor snapshot.
 
 ``from_snapshot(snap)`` reads what :func:`gpupool.cluster.read_snapshot` (or the live reader) returns: Node
-objects (their real allocatable, labels, taints, cordon), Pods bound to nodes (their effective requests and
+objects (their real allocatable, labels, taints, cordon, age from ``creationTimestamp`` to the snapshot's
+``meta.json`` ``capturedAt``, else to now), Pods bound to nodes (their effective requests and
 priority), DaemonSets (they also run on nodes the autoscaler adds) and, when present, ``nodepools.json``
 (``az aks nodepool list``: VM sizes, autoscaler bounds). What a Node says comes from :mod:`gpupool.k8s.nodes`;
 pod requests from :mod:`gpupool.k8s.resources`. Pure: data in, data out.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from gpupool.k8s import nodes as k8s_nodes
@@ -32,6 +34,7 @@ class ExistingNode:
     taints: tuple[Taint, ...]
     cordoned: bool
     ready: bool
+    age_s: float | None = None  # seconds since creationTimestamp when the cluster was read (None: unknown)
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,7 @@ class ExistingPod:
     priority: int
     daemonset: bool
     key: str = ""  # what scheduling reads of the spec, as text: equal keys, equal shapes (computed once)
+    labels: dict[str, str] = field(default_factory=dict)  # default topology spreading counts pods by them
 
 
 def scheduling_key(spec: dict, priority: int) -> str:
@@ -84,7 +88,10 @@ def _ints(q: dict) -> dict[str, int]:
     return to_ints(q)
 
 
-def node_of(obj: Any) -> ExistingNode:
+def node_of(obj: Any, read_at: datetime | None = None) -> ExistingNode:
+    """``read_at``: when the cluster was read (a node's age is counted to it; None: now)."""
+    made = k8s_nodes.created(obj)
+    age = ((read_at or datetime.now(UTC)) - made).total_seconds() if made is not None else None
     return ExistingNode(
         name=k8s_nodes.name(obj),
         pool=k8s_nodes.pool_name(obj) or UNPOOLED,
@@ -95,6 +102,7 @@ def node_of(obj: Any) -> ExistingNode:
         taints=k8s_nodes.taints(obj),
         cordoned=k8s_nodes.unschedulable(obj),
         ready=k8s_nodes.is_ready(obj),
+        age_s=age,
     )
 
 
@@ -119,12 +127,15 @@ def pod_of(obj: Any) -> ExistingPod | None:
         priority=priority,
         daemonset=any(isinstance(o, dict) and o.get("kind") == "DaemonSet" for o in owners),
         key=scheduling_key(spec, priority),
+        labels=dict(meta["labels"]) if isinstance(meta.get("labels"), dict) else {},
     )
 
 
 def from_snapshot(snap: Any, pools: list[PoolSpec] | None = None) -> StartState:
     """``snap``: a :class:`gpupool.cluster.Snapshot`. ``pools``: pools from nodepools.json, when read."""
-    nodes = [node_of(n) for n in snap.nodes if isinstance(n, dict)]
+    meta = getattr(snap, "meta", None)
+    read_at = k8s_nodes.timestamp(meta.get("capturedAt")) if isinstance(meta, dict) else None
+    nodes = [node_of(n, read_at) for n in snap.nodes if isinstance(n, dict)]
     pods = [p for p in (pod_of(o) for o in snap.pods) if p is not None]
     daemonsets = [w for w in map(workload_of, (d for d in snap.daemonsets if isinstance(d, dict))) if w]
     notes = list(getattr(snap, "notes", []) or [])

@@ -8,21 +8,27 @@ Why: the autoscaler's GPU processor marks a Ready node that has the GPU label bu
 ``nvidia.com/gpu`` as unready (ResourceUnready), as if its device plugin had not started. So (1) no real node
 of the pool becomes its template: the autoscaler builds it from the VM size (whole GPUs as ``nvidia.com/gpu``,
 no MIG or shared resources), and MIG or shared pods never trigger a scale-up, even when the pool has nodes;
-(2) pods asking ``nvidia.com/gpu`` trigger scale-ups the new nodes can't serve, and the autoscaler then counts
-those nodes as upcoming capacity, so it adds nothing more; (3) when unready nodes exceed both
-ok-total-unready-count (3) and max-total-unready-percentage (45 %) of the cluster's nodes, the autoscaler
-calls the cluster unhealthy and scales no pool up at all; (4) such a node in a pool the autoscaler does not
-manage aborts every scale-up.
+(2) pods asking ``nvidia.com/gpu`` trigger scale-ups the new nodes can't serve; for MaxNodeStartupTime
+(15 min) after a node's creation the autoscaler counts it as upcoming capacity (NotStarted) and adds nothing
+more, after that it is plain unready and the autoscaler scales the pool up again from the VM size, up to its
+maximum; (3) when unready nodes exceed both ok-total-unready-count (3) and max-total-unready-percentage (45 %)
+of the cluster's nodes, the autoscaler calls the cluster unhealthy and scales no pool up at all; (4) from
+cluster-autoscaler 1.35 (on AKS its minor follows the cluster's Kubernetes minor) such a node in a pool the
+autoscaler does not manage aborts every scale-up (``could not create quotas tracker: ...``): the quota
+tracker asks every node's GPU count and has no template for it. Up to 1.34 that path runs only with a GPU
+resource limit (``--gpu-total``, not set on AKS), where the limit becomes unknown, so the node only counts
+for the cluster's health.
 
 Fix: for autoscaled pools use MIG strategy Single (MIG instances advertised as ``nvidia.com/gpu``) or
 time-slicing with ``renameByDefault: false``; keep MIG-mixed pools at a fixed size and out of the unready
 budget (few nodes, or enable the autoscaler only where nodes advertise ``nvidia.com/gpu``).
 
 Source: kubernetes/autoscaler cluster-autoscaler/processors/customresources/gpu_processor.go
-(FilterOutNodesWithUnreadyResources, GetNodeGpuTarget), clusterstate/clusterstate.go (IsClusterHealthy);
-kubernetes/autoscaler#8095, #7050, #10301; MicrosoftDocs/azure-aks-docs articles/aks/cluster-autoscaler.md
-(profile defaults); measured against the real CA 1.31.5 (issue 11); still in the 1.37 source; as of
-2026-12-03.
+(FilterOutNodesWithUnreadyResources, GetNodeGpuTarget), clusterstate/clusterstate.go (IsClusterHealthy,
+GetUpcomingNodes, MaxNodeStartupTime), resourcequotas/factory.go and usage.go (cluster-autoscaler-1.35.0),
+core/scaleup/resource/manager.go (cluster-autoscaler-1.31.0); kubernetes/autoscaler#8095, #7050, #10301 (AKS
+1.35.7); MicrosoftDocs/azure-aks-docs articles/aks/cluster-autoscaler.md (profile defaults); every recorded
+answer of the real CA 1.31.5 agrees (tests/data/oracle/autoscaler); as of 2026-12-03.
 
 Failing example::
 
