@@ -82,6 +82,7 @@ class Cluster:
         self.forbidden: set[str] = set()  # path prefixes that answer 403
         self.slow: dict[str, float] = {}  # path prefix -> seconds to sleep
         self.faults: dict[str, Fault] = {}  # path prefix -> the fault it answers with
+        self.static: dict[str, Any] = {}  # exact path -> JSON body (e.g. discovery documents for kubectl)
         self.cache_pages = False  # benchmarks: serialise each page once (the server then costs little)
         self._pages: dict[tuple[str, str, int], bytes] = {}
         self.requests: list[tuple[str, str]] = []
@@ -211,6 +212,9 @@ class Handler(BaseHTTPRequestHandler):
                     resource,
                 )
                 return
+        if path in c.static:
+            self._send(200, c.static[path])
+            return
         if path.rstrip("/") == "/version":
             self._send(200, c.version)
             return

@@ -392,3 +392,14 @@ def test_gp610_defers_to_gp620() -> None:
     gp610 = next(f for f in json.loads(r.stdout)["findings"] if f["rule"] == "GP610")
     assert gp610["fix"].startswith("request nvidia.com/gpu instead of nvidia.com/mig-1g.10gb (see GP620")
     assert "scale the pool" not in gp610["fix"]
+
+
+def test_every_rule_declares_what_it_reads() -> None:
+    from gpupool.cluster.snapshot import READABLE_KINDS
+    from gpupool.doctor.engine import SETTLE, rule_modules
+
+    for mod in rule_modules():
+        assert isinstance(mod.READS, tuple), mod.ID
+        assert set(mod.READS) <= set(READABLE_KINDS), mod.ID
+        assert mod.ID == "GP600" or "nodes" in mod.READS, mod.ID
+    assert set(SETTLE) >= set(READABLE_KINDS)
