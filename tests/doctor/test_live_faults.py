@@ -381,6 +381,7 @@ def test_log_budget_zero_and_simulate_live_read_no_logs(tmp_path: Path) -> None:
     pending = next(n for n in notes if "Pending" in n)
     assert "Pending in the cluster (" in pending and "in the snapshot" not in pending
     assert "gpupool doctor explains" in pending
+    assert "; the scheduler said of ml/train-1: 0/2 nodes are available" in pending
 
 
 # ---- 8. a specific rule's fix wins over GP610's generic advice -----------------------------------------
@@ -403,3 +404,24 @@ def test_every_rule_declares_what_it_reads() -> None:
         assert set(mod.READS) <= set(READABLE_KINDS), mod.ID
         assert mod.ID == "GP600" or "nodes" in mod.READS, mod.ID
     assert set(SETTLE) >= set(READABLE_KINDS)
+
+
+def test_failed_log_reads_make_one_note_and_no_conclusion(tmp_path: Path) -> None:
+    """A kubelet proxy answering 500 for every log: one GP600 note, and the rules that need logs say
+    "cannot tell" instead of concluding from their absence."""
+    cluster = Cluster()
+    for i, name in enumerate(_stack_pods(cluster, 8)):
+        cluster.logs[("gpu-operator", name, "nvidia-dcgm-exporter", False)] = f"line {i}\n"
+    _crashloop_plugin(cluster, "gpu-node-1")
+    cluster.faults["/api/v1/namespaces/"] = Fault("status", 500)  # configmaps and logs
+    with Server(cluster) as srv:
+        doc = json.loads(_doctor(srv, tmp_path, "-o", "json").stdout)
+    notes = [f for f in doc["findings"] if f["rule"] == "GP600" and "logs" in f["message"]]
+    assert len(notes) == 1 and notes[0]["message"].startswith(
+        "could not read the logs of 10 containers (first kube-system/nvidia-device-plugin-daemonset-2xq8k"
+    )
+    assert "HTTP 500" in notes[0]["message"] and "control plane" in notes[0]["fix"]
+    assert doc["summary"]["notRead"].keys() >= {"logs", "configmaps"}
+    for rule in ("GP605", "GP640"):
+        f = next(f for f in doc["findings"] if f["rule"] == rule)
+        assert f["severity"] == "info" and f["message"].startswith("cannot tell: could not read logs")

@@ -346,7 +346,11 @@ class LiveReader:
         reachable = [p for p in stack if (p.get("spec") or {}).get("nodeName") in ready]
         if len(reachable) < len(stack):
             off = sorted(
-                {str((p.get("spec") or {}).get("nodeName") or "(none)") for p in stack if p not in reachable}
+                {
+                    str((p.get("spec") or {}).get("nodeName") or "(none)")
+                    for p in stack
+                    if (p.get("spec") or {}).get("nodeName") not in ready
+                }
             )
             self.note(
                 f"logs: skipped {len(stack) - len(reachable)} GPU stack pod(s) on nodes that are not Ready "
@@ -355,9 +359,30 @@ class LiveReader:
             )
         if len(reachable) > MAX_LOG_PODS:
             self.note(f"logs: read from the first {MAX_LOG_PODS} of {len(reachable)} GPU stack pods", SKIPPED)
+        failed: dict[str, list[tuple[str, str]]] = {}  # cause -> [(what, detail)]: one note per cause
+        try:
+            self._read_logs(reachable[:MAX_LOG_PODS], len(reachable), logs, failed)
+        finally:
+            for cause, misses in failed.items():
+                what, detail = misses[0]
+                if len(misses) == 1:
+                    text = f"could not read {what}: {detail}"
+                else:
+                    first = what.removeprefix("logs of ")
+                    text = f"could not read the logs of {len(misses)} containers (first {first}): {detail}"
+                self.note(text, cause, None if logs else "logs")  # none read at all: rules cannot tell
+        return logs
+
+    def _read_logs(
+        self,
+        pods: list[dict],
+        total: int,
+        logs: dict[LogKey, str],
+        failed: dict[str, list[tuple[str, str]]],
+    ) -> None:
         started = time.monotonic()
         dead: set[str] = set()  # nodes whose kubelet did not answer
-        for done, pod in enumerate(reachable[:MAX_LOG_PODS]):
+        for done, pod in enumerate(pods):
             ns, name = pod["metadata"].get("namespace", ""), pod["metadata"].get("name", "")
             node = str((pod.get("spec") or {}).get("nodeName") or "")
             if node in dead:
@@ -367,26 +392,25 @@ class LiveReader:
                 if left <= 0.05:
                     self.note(
                         f"logs: stopped at the {self.log_budget:g} s log budget after {done} of "
-                        f"{min(len(reachable), MAX_LOG_PODS)} GPU stack pods",
+                        f"{min(total, MAX_LOG_PODS)} GPU stack pods",
                         BUDGET,
                     )
-                    return logs
+                    return
                 try:
                     text = self._log(ns, name, cname, previous, min(LOG_TIMEOUT, self.timeout, left))
                 except _Unreadable as u:
                     what = f"logs of {ns}/{name} {cname}{' (previous)' if previous else ''}"
                     if u.cause == FORBIDDEN:
                         self.note(f"could not read {what}: {u.detail}", FORBIDDEN, "logs")
-                        return logs  # RBAC: one note is enough
+                        return  # RBAC: one note is enough
                     if u.cause in (BAD_REQUEST, NOT_FOUND):
                         continue  # no previous container, or the pod is gone: nothing to say
-                    self.note(f"could not read {what}: {u.detail}", u.cause)
+                    failed.setdefault(u.cause, []).append((what, u.detail))
                     if u.cause == TIMEOUT:
                         dead.add(node)
                         break
                     continue
                 logs[LogKey(ns, name, cname, previous)] = text
-        return logs
 
     def _log(self, ns: str, pod: str, container: str, previous: bool, timeout: float) -> str:
         what = f"logs of {ns}/{pod} {container}{' (previous)' if previous else ''}"

@@ -149,9 +149,16 @@ def _pending_note(pods: list[dict], live: bool) -> str:
         names.append(f"{m.get('namespace') or 'default'}/{m.get('name') or '?'}")
     more = f" and {len(pods) - 5} more" if len(pods) > 5 else ""
     where = "in the cluster" if live else "in the snapshot"
+    why = ""
+    status = pods[0].get("status") if isinstance(pods[0].get("status"), dict) else {}
+    for c in status.get("conditions") or []:
+        if isinstance(c, dict) and c.get("type") == "PodScheduled" and c.get("status") == "False":
+            msg = str(c.get("message") or c.get("reason") or "").split(" preemption:")[0]
+            why = f"; the scheduler said of {names[0]}: {msg[:200]}" if msg else ""
     return (
         f"{len(pods)} pod(s) Pending {where} ({', '.join(names)}{more}) hold no room and are not placed "
-        "again: simulate places only the workloads you give; gpupool doctor explains why these are Pending"
+        f"again: simulate places only the workloads you give; gpupool doctor explains why these are Pending"
+        f"{why}"
     )
 
 
