@@ -5,16 +5,25 @@ Lists paginate as the real server does (``limit``, an opaque base64 ``continue``
 ``remainingItemCount``); ``forbidden`` paths answer the real 403 ``Status`` body (message rewritten for the
 resource); CRDs that are not installed answer the real ``404 page not found``; ``slow`` paths sleep before
 answering. Every request is recorded, so tests can assert that only GETs were sent and no Secret was read.
+
+Faults, per path prefix (``Cluster.faults``, a :class:`Fault` each): answer a status (403, 404, 410
+``Expired``, 500) with the real ``Status`` body shape; ``reset`` the connection mid-body (the client sees
+``IncompleteRead``); ``stall`` mid-body; ``die``: stop listening and cut the answer mid-body (every later
+connection is refused, as when the API server is killed during a page). ``Server.stop()`` refuses from then
+on. ``only_continue`` limits a fault to later pages of a list; ``times`` to the first N matching requests.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import copy
 import json
 import re
+import socket
 import threading
 import time
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -33,6 +42,15 @@ def _items(responses: list[dict], prefix: str) -> list[dict]:
         if r["as"] == "admin" and r["path"].split("?")[0] == prefix and r["status"] == 200:
             out.extend(r["body"]["items"])
     return out
+
+
+@dataclass
+class Fault:
+    kind: str  # "status" | "reset" | "stall" | "die"
+    status: int = 0  # for "status": 403, 404, 410, 500, ...
+    seconds: float = 0.0  # for "stall"
+    times: int | None = None  # the first N matching requests only; None: every one
+    only_continue: bool = False  # only requests carrying a continue token (a later page of a list)
 
 
 class Cluster:
@@ -63,6 +81,10 @@ class Cluster:
         self.logs: dict[tuple[str, str, str, bool], str] = {}
         self.forbidden: set[str] = set()  # path prefixes that answer 403
         self.slow: dict[str, float] = {}  # path prefix -> seconds to sleep
+        self.faults: dict[str, Fault] = {}  # path prefix -> the fault it answers with
+        self.static: dict[str, Any] = {}  # exact path -> JSON body (e.g. discovery documents for kubectl)
+        self.cache_pages = False  # benchmarks: serialise each page once (the server then costs little)
+        self._pages: dict[tuple[str, str, int], bytes] = {}
         self.requests: list[tuple[str, str]] = []
         self.auth: list[str] = []  # the Authorization header of each GET
         self.lock = threading.Lock()
@@ -92,6 +114,44 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
 
+    def _fault(self, path: str, query: dict[str, list[str]]) -> Fault | None:
+        c = self.cluster
+        with c.lock:
+            for prefix, f in c.faults.items():
+                if not path.startswith(prefix) or (f.only_continue and "continue" not in query):
+                    continue
+                if f.times is not None:
+                    if f.times <= 0:
+                        continue
+                    f.times -= 1
+                return f
+        return None
+
+    def _fault_status(self, code: int, path: str) -> None:
+        resource = path.rstrip("/").split("/")[-1]
+        if code == 403:
+            self._status(
+                403,
+                "Forbidden",
+                f'{resource} is forbidden: User "viewer" cannot list resource "{resource}"',
+                resource,
+            )
+        elif code == 404:
+            self._send(404, self.cluster.not_found_body, "text/plain; charset=utf-8")
+        elif code == 410:
+            self._status(
+                410,
+                "Expired",
+                "The provided continue parameter is too old to display a consistent list result. You can "
+                "start a new list without the continue parameter, or use the continue token in this "
+                "response to retrieve the remainder of the results. Continuing with the provided token "
+                "results in an inconsistent list - objects that were created, modified, or deleted between "
+                "the time the first chunk was returned and now may show up in the list.",
+                resource,
+            )
+        else:
+            self._status(code, "InternalError", f"Internal error occurred: injected {code}", resource)
+
     def _send(self, status: int, body: Any, content_type: str = "application/json") -> None:
         data = (
             body
@@ -102,7 +162,20 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
-        self.wfile.write(data)
+        fault = getattr(self, "body_fault", None)
+        if fault is None:
+            self.wfile.write(data)
+            return
+        self.wfile.write(data[: max(1, len(data) // 2)])
+        self.wfile.flush()
+        self.close_connection = True
+        if fault.kind == "stall":
+            time.sleep(fault.seconds)
+        elif fault.kind == "die":
+            threading.Thread(target=self.server.shutdown, daemon=True).start()
+            self.server.socket.close()  # from now on every connection is refused
+        with contextlib.suppress(OSError):
+            self.connection.shutdown(socket.SHUT_RDWR)
 
     def _status(self, code: int, reason: str, message: str, kind: str) -> None:
         body = copy.deepcopy(self.cluster.forbidden_body)
@@ -119,6 +192,12 @@ class Handler(BaseHTTPRequestHandler):
         for prefix, seconds in c.slow.items():
             if path.startswith(prefix):
                 time.sleep(seconds)
+        self.body_fault: Fault | None = None
+        fault = self._fault(path, query)
+        if fault is not None and fault.kind == "status":
+            self._fault_status(fault.status, path)
+            return
+        self.body_fault = fault
         for prefix in c.forbidden:
             if path.startswith(prefix):
                 resource = path.rstrip("/").split("/")[-1]
@@ -133,6 +212,9 @@ class Handler(BaseHTTPRequestHandler):
                     resource,
                 )
                 return
+        if path in c.static:
+            self._send(200, c.static[path])
+            return
         if path.rstrip("/") == "/version":
             self._send(200, c.version)
             return
@@ -166,6 +248,20 @@ class Handler(BaseHTTPRequestHandler):
 
     def _list(self, kind: str, api_version: str, items: list[dict], query: dict[str, list[str]]) -> None:
         c = self.cluster
+        if c.cache_pages:
+            key = (
+                urlsplit(self.path).path,
+                query.get("continue", [""])[0],
+                int(query.get("limit", ["0"])[0]),
+            )
+            if key not in c._pages:
+                c._pages[key] = self._page(kind, api_version, items, query)
+            self._send(200, c._pages[key])
+            return
+        self._send(200, self._page(kind, api_version, items, query))
+
+    def _page(self, kind: str, api_version: str, items: list[dict], query: dict[str, list[str]]) -> bytes:
+        c = self.cluster
         ordered = sorted(items, key=_key)
         if "continue" in query:
             start = _start(query["continue"][0])
@@ -178,7 +274,8 @@ class Handler(BaseHTTPRequestHandler):
             meta["remainingItemCount"] = len(ordered) - limit
         else:
             page = ordered
-        self._send(200, {"kind": kind, "apiVersion": api_version, "metadata": meta, "items": page})
+        doc = {"kind": kind, "apiVersion": api_version, "metadata": meta, "items": page}
+        return json.dumps(doc, separators=(",", ":")).encode()
 
     def _log(self, ns: str, pod: str, query: dict[str, list[str]]) -> None:
         c = self.cluster
@@ -215,9 +312,13 @@ class Server:
         self.thread.start()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def stop(self) -> None:
+        """Stop listening: from now on every connection is refused."""
         self.httpd.shutdown()
         self.httpd.server_close()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 def kubeconfig(

@@ -103,7 +103,7 @@ def test_slow_reads_time_out(cluster: Cluster, tmp_path: Path) -> None:
 
 def test_slow_nodes_is_unreachable(cluster: Cluster, tmp_path: Path) -> None:
     cluster.slow["/api/v1/nodes"] = 3.0
-    with Server(cluster) as srv, pytest.raises(InputError, match=r"no answer within 0.5 s"):
+    with Server(cluster) as srv, pytest.raises(InputError, match=r"no answer to nodes within 0.5 s"):
         LiveReader(kubeconfig=str(kubeconfig(tmp_path / "kc", srv.url)), timeout=0.5).read()
 
 

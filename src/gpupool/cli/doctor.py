@@ -45,6 +45,13 @@ def register(app: typer.Typer) -> None:
         ),
         cluster_name: str | None = typer.Option(None, "--cluster-name", help="For --print-commands."),
         timeout: float = typer.Option(15.0, "--timeout", help="Seconds per API call (live mode)."),
+        log_budget: float = typer.Option(
+            30.0,
+            "--log-budget",
+            metavar="SECONDS",
+            help="Seconds for reading the GPU stack's pod logs, all together (live mode; each log read "
+            "waits 5 s at most; pods on NotReady nodes are skipped). 0: read no logs.",
+        ),
         output: Format = typer.Option(Format.text, "-o", "--output", help="text or json."),
         ignore: list[str] | None = typer.Option(None, "--ignore", help="Rule IDs or names to skip."),
         pool: list[Path] | None = typer.Option(
@@ -57,8 +64,10 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Diagnose why GPUs are not used on an AKS cluster: nodes, driver, device plugin, resources, pods.
 
-        Read-only. Exit 0: no error findings; 1: errors (see --fail-on); 2: unusable input or an unreachable
-        cluster.
+        Read-only. Exit 0: no error findings; 1: errors (see --fail-on); 2: unusable input, an unreachable
+        cluster (refused, DNS, a connection that breaks or stalls mid-answer), or nodes/pods that cannot be
+        read. A rule whose input could not be read (e.g. DaemonSets forbidden) says "cannot tell" (info)
+        instead of concluding, and the summary lists what was not read.
         """
         from gpupool.cli.common import parse_ignores
         from gpupool.errors import InputError
@@ -81,6 +90,8 @@ def register(app: typer.Typer) -> None:
             )
         if not 0 < timeout <= 600:
             raise InputError(None, None, f"--timeout {timeout:g}: expected 0 < seconds <= 600")
+        if not 0 <= log_budget <= 3600:
+            raise InputError(None, None, f"--log-budget {log_budget:g}: expected 0 <= seconds <= 3600")
         ignored = parse_ignores(ignore)
         designed = None
         if pool:
@@ -94,7 +105,7 @@ def register(app: typer.Typer) -> None:
         else:
             from gpupool.cluster.live import read_live
 
-            snap = read_live(context, kubeconfig, timeout)
+            snap = read_live(context, kubeconfig, timeout, log_budget=log_budget)
             if collect is not None:
                 from gpupool.cluster import read_snapshot
                 from gpupool.cluster.collect import write_snapshot

@@ -42,13 +42,14 @@ def snapshot_commands(
             continue
         lines.append(f"{cmd} > {f.name}")
     lines += [
-        f"# last {log_lines} log lines of the GPU stack's pods (device plugin, driver, DCGM exporter, GFD)",
+        f"# last {log_lines} log lines of the GPU stack's pods (device plugin, driver, DCGM exporter, GFD),",
+        "# init containers included (the GPU Operator's k8s-driver-manager)",
         f"kubectl{ctx} get pods -A --no-headers "
         "-o custom-columns=NS:.metadata.namespace,POD:.metadata.name |",
         f"  grep -E {quote(LOG_PODS)} |",
         "  while read -r ns pod; do",
         f'    for c in $(kubectl{ctx} get pod -n "$ns" "$pod" '
-        "-o jsonpath='{.spec.containers[*].name}'); do",
+        "-o jsonpath='{.spec.initContainers[*].name} {.spec.containers[*].name}'); do",
         f'      kubectl{ctx} logs -n "$ns" "$pod" -c "$c" --tail {int(log_lines)} '
         '> "logs/${ns}_${pod}_${c}.log" || true',
         f'      kubectl{ctx} logs -p -n "$ns" "$pod" -c "$c" --tail {int(log_lines)} '

@@ -70,6 +70,14 @@ class Snapshot:
     logs: dict[LogKey, str] = field(default_factory=dict)
     meta: dict | None = None
     notes: list[str] = field(default_factory=list)  # what could not be read; doctor reports them as info
+    # kinds not read (READABLE_KINDS) -> the note saying why; a rule that reads one does not conclude
+    unread: dict[str, str] = field(default_factory=dict)
+    # note -> its cause (forbidden, not-found, gone, server-error, timeout, skipped, budget, partial)
+    causes: dict[str, str] = field(default_factory=dict)
+
+
+# what a doctor rule may declare it reads (READS); "logs" are the GPU stack's pod logs
+READABLE_KINDS = ("nodes", "pods", "daemonsets", "events", "configmaps", "clusterpolicies", "logs")
 
 
 def log_file_name(key: LogKey) -> str:
@@ -256,6 +264,8 @@ def read_snapshot(path: str | Path) -> Snapshot:
         )
     read: dict[str, Any] = {}
     notes: list[str] = []
+    unread: dict[str, str] = {}
+    causes: dict[str, str] = {}
     for f in SNAPSHOT_FILES:
         p = root / f.name
         shown = str(Path(shown_root) / f.name)
@@ -281,6 +291,16 @@ def read_snapshot(path: str | Path) -> Snapshot:
         for n in meta.get("notes") or []:
             if isinstance(n, str):
                 notes.append(n)
+        unread = {
+            k: v
+            for k, v in (meta.get("unread") if isinstance(meta.get("unread"), dict) else {}).items()
+            if k in READABLE_KINDS and isinstance(v, str)
+        }
+        causes = {
+            k: v
+            for k, v in (meta.get("noteCauses") if isinstance(meta.get("noteCauses"), dict) else {}).items()
+            if isinstance(k, str) and isinstance(v, str)
+        }
     logs: dict[LogKey, str] = {}
     if (root / "logs").is_dir():
         logs = _read_logs(root / "logs", str(Path(shown_root) / "logs"), notes)
@@ -296,4 +316,6 @@ def read_snapshot(path: str | Path) -> Snapshot:
         logs=logs,
         meta=meta,
         notes=notes,
+        unread=unread,
+        causes=causes,
     )

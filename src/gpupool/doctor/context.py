@@ -201,7 +201,7 @@ class Context:
                         "the default or set runtimeClassName: nvidia on the plugin"
                     )
                 ev = missing + ([f"pool {node.pool}: gpuProfile.driver={driver}"] if driver else [])
-                if not driver_ds:
+                if not driver_ds and "daemonsets" not in self.view.snap.unread:
                     ev.append("no GPU Operator driver DaemonSet in the cluster")
                 state = "crash-looping" if looping or restarts else "running idle"
                 return PluginDiagnosis(

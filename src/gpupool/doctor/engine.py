@@ -19,6 +19,32 @@ def rule_modules() -> tuple[ModuleType, ...]:
     return tuple(r.module for r in family("gpupool.doctor.rules"))
 
 
+# what settles a rule that could not conclude: the read it needs
+SETTLE = {
+    "daemonsets": "list daemonsets.apps in all namespaces (kubectl get daemonsets -A)",
+    "events": "list events in all namespaces (kubectl get events -A)",
+    "configmaps": "list configmaps in kube-system and the GPU stack's namespaces",
+    "clusterpolicies": "list clusterpolicies.nvidia.com (kubectl get clusterpolicies.nvidia.com)",
+    "logs": "get pods/log of the GPU stack's pods (kubectl logs)",
+    "nodes": "list nodes",
+    "pods": "list pods in all namespaces",
+}
+
+
+def cannot_tell(mod: ModuleType, missing: list[str], snap: Snapshot) -> Finding:
+    """The one info a rule gives instead of a conclusion when a kind it reads could not be read."""
+    why = "; ".join(snap.unread[k] for k in missing)
+    return Finding(
+        rule=mod.ID,
+        severity=Severity.INFO,
+        message=f"cannot tell: could not read {', '.join(missing)} ({mod.SUMMARY[:1].lower()}"
+        f"{mod.SUMMARY[1:]}?)",
+        object="cluster",
+        fix="to settle it, let doctor " + " and ".join(SETTLE.get(k, k) for k in missing) + ", and run again",
+        extra={"stage": "input", "evidence": [why], "cannotTell": list(missing)},
+    )
+
+
 def finding_key(f: Finding) -> tuple:
     stage = f.extra.get("stage", "pods")
     return (STAGES.index(stage) if stage in STAGES else len(STAGES), f.rule, f.object or "", f.message)
@@ -75,6 +101,10 @@ def diagnose(
     for mod in rule_modules():
         if ignore and mod.ID in ignore:
             continue
+        missing = [k for k in mod.READS if k in snap.unread]
+        if missing:
+            findings.append(cannot_tell(mod, missing, snap))
+            continue
         findings.extend(mod.check(ctx))
     findings.sort(key=finding_key)
     pending = []
@@ -109,4 +139,6 @@ def diagnose(
         "pendingGpuPods": len(ctx.pending),
         "findings": counts,
     }
+    if snap.unread:
+        summary["notRead"] = dict(sorted(snap.unread.items()))
     return DoctorResult(snap.source, findings, [_node_row(n) for n in gpu_nodes], pending, summary)

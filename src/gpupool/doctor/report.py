@@ -27,6 +27,8 @@ def render(result: DoctorResult) -> str:
         f"{s['gpuNodesAdvertising']} advertising "
         f"GPUs), {s['pods']} pods, {s['pendingGpuPods']} Pending GPU pods",
     ]
+    if s.get("notRead"):
+        lines.append("not read: " + _clean("; ".join(f"{k} ({v})" for k, v in s["notRead"].items())))
     current = None
     for f in result.findings:
         stage = f.extra.get("stage", "pods")

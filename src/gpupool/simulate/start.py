@@ -139,16 +139,38 @@ def from_snapshot(snap: Any, pools: list[PoolSpec] | None = None) -> StartState:
     pods = [p for p in (pod_of(o) for o in snap.pods) if p is not None]
     daemonsets = [w for w in map(workload_of, (d for d in snap.daemonsets if isinstance(d, dict))) if w]
     notes = list(getattr(snap, "notes", []) or [])
-    unbound = sum(
-        1
+    unbound = [
+        o
         for o in snap.pods
         if isinstance(o, dict)
         and not (o.get("spec") or {}).get("nodeName")
         and (o.get("status") or {}).get("phase") not in DONE_PHASES
-    )
+    ]
     if unbound:
-        notes.append(f"{unbound} pod(s) Pending in the snapshot are not simulated again")
+        notes.append(_pending_note(unbound, str(snap.source).startswith("context ")))
     return StartState(str(snap.source), nodes, pods, daemonsets, list(pools or []), notes)
+
+
+def _pending_note(pods: list[dict], live: bool) -> str:
+    """The cluster's own Pending pods, named: simulate places the workloads it is given on the cluster as it
+    is; these pods hold no room and are not placed again (``gpupool doctor`` says why they are Pending)."""
+    names = []
+    for o in pods[:5]:
+        m = o.get("metadata") if isinstance(o.get("metadata"), dict) else {}
+        names.append(f"{m.get('namespace') or 'default'}/{m.get('name') or '?'}")
+    more = f" and {len(pods) - 5} more" if len(pods) > 5 else ""
+    where = "in the cluster" if live else "in the snapshot"
+    why = ""
+    status = pods[0].get("status") if isinstance(pods[0].get("status"), dict) else {}
+    for c in status.get("conditions") or []:
+        if isinstance(c, dict) and c.get("type") == "PodScheduled" and c.get("status") == "False":
+            msg = str(c.get("message") or c.get("reason") or "").split(" preemption:")[0]
+            why = f"; the scheduler said of {names[0]}: {msg[:200]}" if msg else ""
+    return (
+        f"{len(pods)} pod(s) Pending {where} ({', '.join(names)}{more}) hold no room and are not placed "
+        f"again: simulate places only the workloads you give; gpupool doctor explains why these are Pending"
+        f"{why}"
+    )
 
 
 def resolve_pools(spec_pools: list[PoolSpec], start: StartState) -> list[PoolSpec]:
@@ -226,7 +248,7 @@ def load_start(
     elif live:
         from gpupool.cluster.live import read_live
 
-        snap = read_live(context, kubeconfig)
+        snap = read_live(context, kubeconfig, log_budget=0)  # simulate reads no logs
     else:
         raise InputError(None, None, "give --snapshot DIR or --live")
     pools: list[PoolSpec] = []

@@ -35,6 +35,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP601"
 NAME = "no-device-plugin"
 SEVERITY = Severity.ERROR
+READS = ("nodes", "pods", "daemonsets")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "GPU nodes advertise no GPU resource because no NVIDIA device plugin runs"
 
 

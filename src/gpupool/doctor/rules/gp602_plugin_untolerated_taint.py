@@ -37,6 +37,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP602"
 NAME = "device-plugin-untolerated-taint"
 SEVERITY = Severity.ERROR
+READS = ("nodes", "pods", "daemonsets")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "The device plugin DaemonSet does not tolerate a GPU pool's taints (the Spot taint too)"
 
 

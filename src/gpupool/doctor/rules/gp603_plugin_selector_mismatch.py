@@ -33,6 +33,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP603"
 NAME = "device-plugin-selector-mismatch"
 SEVERITY = Severity.ERROR
+READS = ("nodes", "pods", "daemonsets")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "The device plugin DaemonSet's node selector or affinity misses a GPU pool"
 
 

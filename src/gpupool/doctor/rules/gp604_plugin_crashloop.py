@@ -31,6 +31,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP604"
 NAME = "device-plugin-crashloop"
 SEVERITY = Severity.ERROR
+READS = ("nodes", "pods")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "The device plugin pod on a GPU node is crash-looping"
 
 

@@ -38,6 +38,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP605"
 NAME = "gpu-driver-missing"
 SEVERITY = Severity.ERROR
+READS = ("nodes", "pods", "logs")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "The device plugin finds no NVIDIA driver on a GPU node"
 
 

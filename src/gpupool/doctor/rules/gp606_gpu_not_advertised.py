@@ -33,6 +33,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP606"
 NAME = "gpu-not-advertised"
 SEVERITY = Severity.ERROR
+READS = ("nodes", "pods")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "A GPU node advertises no GPU resource although the plugin should run there"
 
 

@@ -43,12 +43,29 @@ from gpupool.spec.model import Taint
 ID = "GP610"
 NAME = "pending-gpu-pods"
 SEVERITY = Severity.ERROR
+READS = ("nodes", "pods")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = (
     "GPU pods are Pending: the scheduler's reasons, the autoscaler's answer, the pool they would land on"
 )
 
 
+def specific(ctx: Context, p: Pending) -> Finding | None:
+    """A specific rule's finding that explains why ``p`` is Pending (GP620, GP621): GP610's fix is then that
+    rule's fix, never generic advice that contradicts it (e.g. "scale the pool" for a resource name no
+    node will ever advertise)."""
+    from gpupool.doctor.rules import gp620_mig_strategy_mismatch, gp621_mig_name_not_advertised
+
+    for mod in (gp620_mig_strategy_mismatch, gp621_mig_name_not_advertised):
+        f = mod.explain(ctx, p)
+        if f is not None:
+            return f
+    return None
+
+
 def _fix(ctx: Context, p: Pending, place: placement.Placement | None) -> str:
+    why = specific(ctx, p)
+    if why is not None:
+        return f"{why.fix} (see {why.rule}: {why.message})"
     if place is not None and place.node:
         return (
             f"it fits now on node {place.node}: the condition is stale or capacity was freed; "

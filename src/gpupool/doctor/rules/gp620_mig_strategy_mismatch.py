@@ -30,13 +30,14 @@ from collections.abc import Iterator
 
 from gpupool.design.node import GPU_RESOURCE, MIG_PREFIX
 from gpupool.doctor import facts
-from gpupool.doctor.context import Context, finding, pod_ref
+from gpupool.doctor.context import Context, Pending, finding, pod_ref
 from gpupool.doctor.view import NodeView
 from gpupool.findings import Finding, Severity
 
 ID = "GP620"
 NAME = "mig-strategy-mismatch"
 SEVERITY = Severity.ERROR
+READS = ("nodes", "pods")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "A pod requests a MIG resource name of the other MIG strategy than the nodes use"
 
 
@@ -57,42 +58,50 @@ def strategy(n: NodeView) -> str | None:
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    for p in ctx.pending:
+        f = explain(ctx, p)
+        if f is not None:
+            yield f
+
+
+def explain(ctx: Context, p: Pending) -> Finding | None:
+    """GP620's finding for the Pending pod ``p``, or None (GP610 defers to it: its fix is the fix)."""
     mig_nodes = [(n, strategy(n)) for n in ctx.view.gpu_nodes]
     mig_nodes = [(n, s) for n, s in mig_nodes if s]
     if not mig_nodes:
-        return
+        return None
     single = [n for n, s in mig_nodes if s == "single"]
     mixed = [n for n, s in mig_nodes if s == "mixed"]
-    for p in ctx.pending:
-        asks_mig = sorted(k for k in p.requests if k.startswith(MIG_PREFIX))
-        if asks_mig and single and not mixed:
-            yield finding(
-                ID,
-                SEVERITY,
-                f"requests {', '.join(asks_mig)} but the MIG nodes use strategy single "
-                "and advertise their MIG devices as nvidia.com/gpu",
-                f"Pod {pod_ref(p.pod)}",
-                "pods",
-                [
-                    f"Node {n.name}: nvidia.com/gpu {n.gpu().get(GPU_RESOURCE, 0)}, mig strategy single"
-                    for n in single[:3]
-                ],
-                "request nvidia.com/gpu instead of " + ", ".join(asks_mig),
-            )
-        elif GPU_RESOURCE in p.requests and mixed and all(n.gpu().get(GPU_RESOURCE, 0) == 0 for n in mixed):
-            names = sorted({k for n in mixed for k, v in n.gpu().items() if k.startswith(MIG_PREFIX) and v})
-            if any(n.gpu().get(GPU_RESOURCE, 0) for n in ctx.view.gpu_nodes):
-                continue  # other GPU nodes offer whole GPUs: a plain capacity question (GP610)
-            yield finding(
-                ID,
-                SEVERITY,
-                f"requests nvidia.com/gpu but the MIG nodes use strategy mixed and "
-                f"advertise only {', '.join(names)}",
-                f"Pod {pod_ref(p.pod)}",
-                "pods",
-                [
-                    f"Node {n.name}: " + ", ".join(f"{k}: {v}" for k, v in sorted(n.gpu().items()) if v)
-                    for n in mixed[:3]
-                ],
-                f"request one of {', '.join(names)}",
-            )
+    asks_mig = sorted(k for k in p.requests if k.startswith(MIG_PREFIX))
+    if asks_mig and single and not mixed:
+        return finding(
+            ID,
+            SEVERITY,
+            f"requests {', '.join(asks_mig)} but the MIG nodes use strategy single "
+            "and advertise their MIG devices as nvidia.com/gpu",
+            f"Pod {pod_ref(p.pod)}",
+            "pods",
+            [
+                f"Node {n.name}: nvidia.com/gpu {n.gpu().get(GPU_RESOURCE, 0)}, mig strategy single"
+                for n in single[:3]
+            ],
+            "request nvidia.com/gpu instead of " + ", ".join(asks_mig),
+        )
+    if GPU_RESOURCE in p.requests and mixed and all(n.gpu().get(GPU_RESOURCE, 0) == 0 for n in mixed):
+        names = sorted({k for n in mixed for k, v in n.gpu().items() if k.startswith(MIG_PREFIX) and v})
+        if any(n.gpu().get(GPU_RESOURCE, 0) for n in ctx.view.gpu_nodes):
+            return None  # other GPU nodes offer whole GPUs: a plain capacity question (GP610)
+        return finding(
+            ID,
+            SEVERITY,
+            f"requests nvidia.com/gpu but the MIG nodes use strategy mixed and "
+            f"advertise only {', '.join(names)}",
+            f"Pod {pod_ref(p.pod)}",
+            "pods",
+            [
+                f"Node {n.name}: " + ", ".join(f"{k}: {v}" for k, v in sorted(n.gpu().items()) if v)
+                for n in mixed[:3]
+            ],
+            f"request one of {', '.join(names)}",
+        )
+    return None

@@ -27,35 +27,43 @@ import difflib
 from collections.abc import Iterator
 
 from gpupool.design.node import MIG_PREFIX
-from gpupool.doctor.context import Context, finding, pod_ref
+from gpupool.doctor.context import Context, Pending, finding, pod_ref
 from gpupool.doctor.rules.gp620_mig_strategy_mismatch import strategy
 from gpupool.findings import Finding, Severity
 
 ID = "GP621"
 NAME = "requested-gpu-name-unadvertised"
 SEVERITY = Severity.ERROR
+READS = ("nodes", "pods")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "A pod requests a GPU resource name (MIG, .shared) that no node advertises"
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    for p in ctx.pending:
+        f = explain(ctx, p)
+        if f is not None:
+            yield f
+
+
+def explain(ctx: Context, p: Pending) -> Finding | None:
+    """GP621's finding for the Pending pod ``p``, or None (GP610 defers to it: its fix is the fix)."""
     advertised = ctx.advertised_anywhere()
     single_only = any(strategy(n) == "single" for n in ctx.view.gpu_nodes) and not any(
         strategy(n) == "mixed" for n in ctx.view.gpu_nodes
     )
-    for p in ctx.pending:
-        missing = sorted(k for k in p.requests if k.startswith("nvidia.com/") and k not in advertised)
-        if single_only:
-            missing = [k for k in missing if not k.startswith(MIG_PREFIX)]  # GP620 says it
-        if not missing or not advertised:
-            continue  # nothing advertised at all: the device plugin rules say why
-        close = {k: difflib.get_close_matches(k, sorted(advertised), n=2, cutoff=0.6) for k in missing}
-        hint = "; ".join(f"{k} -> {', '.join(v)}" for k, v in close.items() if v)
-        yield finding(
-            ID,
-            SEVERITY,
-            f"requests {', '.join(missing)}, which no node advertises",
-            f"Pod {pod_ref(p.pod)}",
-            "pods",
-            [f"advertised in the cluster: {', '.join(sorted(advertised))}"],
-            f"request an advertised name ({hint})" if hint else "request a name the nodes advertise",
-        )
+    missing = sorted(k for k in p.requests if k.startswith("nvidia.com/") and k not in advertised)
+    if single_only:
+        missing = [k for k in missing if not k.startswith(MIG_PREFIX)]  # GP620 says it
+    if not missing or not advertised:
+        return None  # nothing advertised at all: the device plugin rules say why
+    close = {k: difflib.get_close_matches(k, sorted(advertised), n=2, cutoff=0.6) for k in missing}
+    hint = "; ".join(f"{k} -> {', '.join(v)}" for k, v in close.items() if v)
+    return finding(
+        ID,
+        SEVERITY,
+        f"requests {', '.join(missing)}, which no node advertises",
+        f"Pod {pod_ref(p.pod)}",
+        "pods",
+        [f"advertised in the cluster: {', '.join(sorted(advertised))}"],
+        f"request an advertised name ({hint})" if hint else "request a name the nodes advertise",
+    )

@@ -32,6 +32,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP622"
 NAME = "mig-config-failed"
 SEVERITY = Severity.ERROR
+READS = ("nodes",)  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "The MIG manager could not apply the MIG configuration (nvidia.com/mig.config.state=failed)"
 
 

@@ -31,6 +31,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP630"
 NAME = "unhealthy-gpus"
 SEVERITY = Severity.ERROR
+READS = ("nodes",)  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "A node's allocatable GPUs are fewer than its capacity (GPUs marked unhealthy)"
 
 

@@ -32,6 +32,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP631"
 NAME = "gpu-node-condition"
 SEVERITY = Severity.ERROR
+READS = ("nodes",)  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "AKS node-problem-detector reports a GPU condition (GPUMissing, XIDErrors, ...) as True"
 
 

@@ -35,6 +35,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP632"
 NAME = "xid-events"
 SEVERITY = Severity.WARNING
+READS = ("nodes", "events")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "Events report NVIDIA Xid errors on a node"
 
 

@@ -35,6 +35,7 @@ from gpupool.k8s import gpustack as comp
 ID = "GP640"
 NAME = "duplicate-gpu-driver"
 SEVERITY = Severity.ERROR
+READS = ("nodes", "pods", "logs")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "The GPU Operator's driver runs on nodes where AKS already installed the driver"
 
 

@@ -31,6 +31,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP641"
 NAME = "duplicate-device-plugin"
 SEVERITY = Severity.ERROR
+READS = ("nodes", "pods")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "Two NVIDIA device plugins serve the same node (two DaemonSets, or a DaemonSet on a managed node)"
 
 

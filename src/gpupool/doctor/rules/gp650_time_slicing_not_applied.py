@@ -44,6 +44,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP650"
 NAME = "time-slicing-not-applied"
 SEVERITY = Severity.WARNING
+READS = ("nodes", "configmaps")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "A time-slicing config exists, but GPU nodes still advertise only their physical GPUs"
 
 

@@ -32,6 +32,7 @@ from gpupool.k8s import gpustack as comp
 ID = "GP651"
 NAME = "no-dcgm-exporter"
 SEVERITY = Severity.INFO
+READS = ("nodes", "pods", "daemonsets")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "No DCGM exporter runs for the self-managed GPU nodes: no GPU metrics"
 
 

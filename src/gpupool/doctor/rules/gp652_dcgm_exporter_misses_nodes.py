@@ -39,6 +39,7 @@ from gpupool.k8s import gpustack as comp
 ID = "GP652"
 NAME = "dcgm-exporter-misses-nodes"
 SEVERITY = Severity.WARNING
+READS = ("nodes", "pods", "daemonsets")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "The DCGM exporter DaemonSet does not tolerate or select some GPU nodes"
 
 

@@ -39,6 +39,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP660"
 NAME = "cuda-newer-than-driver"
 SEVERITY = Severity.ERROR
+READS = ("nodes", "pods")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "A GPU container's CUDA version needs a newer driver than its node has"
 
 

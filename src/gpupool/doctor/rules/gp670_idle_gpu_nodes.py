@@ -32,6 +32,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP670"
 NAME = "unused-gpu-nodes"
 SEVERITY = Severity.WARNING
+READS = ("nodes", "pods")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "GPU nodes on which no pod requests a GPU, with their hourly cost"
 
 

@@ -49,6 +49,7 @@ from gpupool.simulate import facts as sim_facts
 ID = "GP671"
 NAME = "autoscaler-resource-unready"
 SEVERITY = Severity.ERROR
+READS = ("nodes", "configmaps")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "GPU-labelled Ready nodes without allocatable nvidia.com/gpu block the cluster autoscaler"
 
 

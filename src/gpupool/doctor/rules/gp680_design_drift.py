@@ -38,6 +38,7 @@ from gpupool.findings import Finding, Severity
 ID = "GP680"
 NAME = "design-drift"
 SEVERITY = Severity.WARNING
+READS = ("nodes",)  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "With --pool: the nodes of a pool differ from its design (VM size, taints, advertised GPUs)"
 
 LIFECYCLE_TAINT_PREFIX = "node.kubernetes.io/"
