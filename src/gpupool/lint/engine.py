@@ -63,10 +63,11 @@ class LintOptions:
 class ObjectResult:
     """One object (or unreadable file/document, or Helm chart) and its verdict.
 
-    ``status``: ``valid`` (its schema accepts it), ``invalid`` (schema or API-server errors: GP2xx),
-    ``skipped`` (no schema: a custom resource without --crd, a Helm chart, a template, a binary file),
-    ``error`` (unreadable, or not a Kubernetes object). GPU findings (GP3xx) do not change the status: an
-    object can be valid and still have GPU errors; ``findings`` holds every finding of the object."""
+    ``status``: ``valid`` (the API server would accept it), ``invalid`` (it would refuse it: schema errors,
+    its validation GP220-GP229, extended resources GP301-GP303), ``skipped`` (no schema: a custom resource
+    without --crd, a Helm chart, a template, a binary file), ``error`` (unreadable, or not a Kubernetes
+    object). The other GPU findings (placement) do not change the status: an object can be valid and still
+    not land on a pool; ``findings`` holds every finding of the object."""
 
     path: str
     line: int | None

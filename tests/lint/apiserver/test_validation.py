@@ -260,3 +260,16 @@ def test_the_validation_can_be_turned_off() -> None:
         input=HOSTILE,
     )
     assert r.exit_code == 0, r.stdout
+
+
+def test_template_placeholders_are_not_judged() -> None:
+    cm = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {
+            "name": "{{ .Release.Name }}-cfg",
+            "namespace": "${NS}",
+            "labels": {"app": "{{ .Chart.Name }}"},
+        },
+    }
+    assert _fields(cm) == set()

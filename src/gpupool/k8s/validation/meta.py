@@ -52,6 +52,16 @@ def cluster_scoped() -> frozenset[str]:
     return frozenset(facts()["clusterScoped"])
 
 
+class _Scoped:
+    """``kind in _CLUSTER_SCOPED`` reads the data file on first use only."""
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in cluster_scoped()
+
+
+_CLUSTER_SCOPED = _Scoped()
+
+
 @cache
 def limit(name: str) -> int:
     return int(facts()["versions"][name]["value"])
@@ -62,6 +72,7 @@ def since(name: str) -> tuple[int, int]:
     return _minor(facts()["versions"][name]["from"])
 
 
+@cache
 def name_rule(group: str, kind: str, version: tuple[int, int]) -> NameRule | None:
     """The rule for ``metadata.name`` of a kind at a Kubernetes minor (None: only the path-segment rule).
     Custom resources (group ``*custom*``) have the DNS-subdomain rule."""
@@ -76,6 +87,11 @@ def name_rule(group: str, kind: str, version: tuple[int, int]) -> NameRule | Non
     return _RULES[rule]
 
 
+def placeholder(value: str) -> bool:
+    """A value a template engine fills in later (``{{ .Values.name }}``, ``${NAME}``): not judged."""
+    return "{{" in value or "${" in value
+
+
 def check_object_meta(out: Out, obj: dict, group: str, kind: str) -> None:
     meta = obj.get("metadata")
     if type(meta) is not dict:
@@ -83,6 +99,10 @@ def check_object_meta(out: Out, obj: dict, group: str, kind: str) -> None:
     rule = name_rule(group, kind, out.version)
     name = str_of(meta.get("name"))
     gen = str_of(meta.get("generateName"))
+    if name and placeholder(name):
+        name = None
+    if gen and placeholder(gen):
+        gen = None
     if gen:
         bad = names.prefixed(rule)(gen) if rule else None
         bad = bad or names.path_segment(gen)
@@ -104,7 +124,7 @@ def check_object_meta(out: Out, obj: dict, group: str, kind: str) -> None:
         if bad:
             out.invalid(METADATA, ("metadata", "name"), name, bad)
     ns = meta.get("namespace")
-    if type(ns) is str and ns and kind not in cluster_scoped():
+    if type(ns) is str and ns and kind not in _CLUSTER_SCOPED and not placeholder(ns):
         bad = names.dns1123_label(ns)
         if bad:
             out.invalid(METADATA, ("metadata", "namespace"), ns, bad)
@@ -126,10 +146,12 @@ def check_labels(out: Out, labels: Any, path: tuple, area: str, where: tuple | N
         if type(k) is not str:
             continue
         bad = names.qualified_name(k)
-        if bad:
+        if bad and not placeholder(k):
             out.invalid(area, path, k, bad, at=(*base, k))
         if type(v) is str:
             bad = names.label_value(v)
+            if bad and placeholder(v):
+                bad = None
             if bad:
                 out.invalid(area, path, v, bad, at=(*base, k))
 

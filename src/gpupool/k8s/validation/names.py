@@ -41,21 +41,26 @@ _DNS1035_MSG = (
 )
 
 
-def _memo(fn: Callable[[str], str | None]) -> Callable[[str], str | None]:
-    cache: dict[str, str | None] = {}
+class _Memo(dict):
+    """value -> verdict; a miss computes it (``__missing__``), a hit is one C-level dict lookup."""
 
-    def check(value: str) -> str | None:
-        hit = cache.get(value, cache)
-        if hit is not cache:
-            return hit  # type: ignore[return-value]
-        out = fn(value)
-        if len(cache) < 20000:
-            cache[value] = out
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[str], str | None]) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, value: str) -> str | None:
+        out = self.fn(value)
+        if len(self) >= 50_000:
+            self.clear()
+        self[value] = out
         return out
 
-    check.__doc__ = fn.__doc__
-    check.__name__ = fn.__name__
-    return check
+
+def _memo(fn: Callable[[str], str | None]) -> Callable[[str], str | None]:
+    """The checker, memoised per string: the bound ``__getitem__`` of a :class:`_Memo`."""
+    return _Memo(fn).__getitem__
 
 
 @_memo

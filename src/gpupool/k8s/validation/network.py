@@ -123,8 +123,8 @@ def service(out: Out, obj: dict, version: tuple[int, int]) -> None:
                 NETWORK,
                 (*p, "externalTrafficPolicy"),
                 etp,
-                "may only be set for LoadBalancer and NodePort services",
-            )  # not for ClusterIP
+                "may only be set for externally-accessible services",
+            )
         elif etp not in ("Cluster", "Local"):
             out.unsupported(NETWORK, (*p, "externalTrafficPolicy"), etp, ("Cluster", "Local"))
 

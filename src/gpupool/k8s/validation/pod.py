@@ -14,8 +14,12 @@ from gpupool.k8s.validation import names
 from gpupool.k8s.validation.core import (
     CONTAINER,
     DUPLICATE,
+    FORBIDDEN,
+    INVALID,
+    NO_VALUE,
     NOT_FOUND,
     POD,
+    REQUIRED,
     RESOURCES,
     SCHEDULING,
     Key,
@@ -242,13 +246,27 @@ def _container(
         _resources(out, res, (*path, "resources"))
 
 
+_PLAIN_PORT = frozenset(("containerPort", "name", "protocol"))
+
+
 def _ports(out: Out, ports: list, path: tuple, host_network: bool) -> None:
     names_seen: set[str] = set()
     for i, p in enumerate(ports):
         if type(p) is not dict:
             continue
-        pp = (*path, i)
         name = p.get("name")
+        cp = p.get("containerPort")
+        if (
+            p.keys() <= _PLAIN_PORT
+            and type(cp) is int
+            and 0 < cp <= 65535
+            and (name is None or (type(name) is str and name not in names_seen and not names.port_name(name)))
+            and p.get("protocol", "TCP") in PROTOCOLS
+        ):
+            if name is not None:
+                names_seen.add(name)
+            continue  # the common case: containerPort, maybe a name and a protocol, all good
+        pp = (*path, i)
         if type(name) is str and name:
             bad = names.port_name(name)
             if bad:
@@ -279,8 +297,10 @@ def _env(out: Out, env: list, path: tuple) -> None:
     for i, e in enumerate(env):
         if type(e) is not dict:
             continue
-        pe = (*path, i)
         name = e.get("name")
+        if type(name) is str and name and "valueFrom" not in e and check(name) is None:
+            continue  # the common case: a good name and a value
+        pe = (*path, i)
         if name is None or name == "":
             out.required(CONTAINER, (*pe, "name"))
         elif type(name) is str:
@@ -318,8 +338,12 @@ def _mounts(out: Out, mounts: list, path: tuple, volumes: set[str]) -> None:
     for i, m in enumerate(mounts):
         if type(m) is not dict:
             continue
-        pm = (*path, i)
         name = m.get("name")
+        mp = m.get("mountPath")
+        if type(name) is str and name in volumes and type(mp) is str and mp and mp not in paths:
+            paths.add(mp)
+            continue  # the common case
+        pm = (*path, i)
         if name is None or name == "":
             out.required(CONTAINER, (*pm, "name"))
         elif type(name) is str and name not in volumes:
@@ -333,33 +357,38 @@ def _mounts(out: Out, mounts: list, path: tuple, volumes: set[str]) -> None:
             paths.add(mp)
 
 
+_PROBE_NUMBERS = frozenset(
+    ("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold")
+)
+
+
 def _probe(out: Out, probe: dict, path: tuple, success_one: bool) -> None:
-    handlers = [h for h in PROBE_HANDLERS if probe.get(h) is not None]
+    handlers = []
+    for k, v in probe.items():  # one pass over the few keys a probe has
+        if k in PROBE_HANDLERS:
+            if v is not None:
+                handlers.append(k)
+                if (k == "httpGet" or k == "tcpSocket") and type(v) is dict:
+                    _probe_port(out, v.get("port"), (*path, k, "port"))
+        elif type(v) is int and k in _PROBE_NUMBERS:
+            if v < 0:
+                out.invalid(CONTAINER, (*path, k), v, "must be greater than or equal to 0")
+            elif k == "successThreshold" and success_one and v > 1:
+                out.invalid(CONTAINER, (*path, k), v, "must be 1")
     if not handlers:
         out.required(CONTAINER, path, "must specify a handler type")
     elif len(handlers) > 1:
+        handlers.sort(key=PROBE_HANDLERS.index)
         out.forbidden(CONTAINER, (*path, handlers[1]), "may not specify more than 1 handler type")
-    for key in (
-        "initialDelaySeconds",
-        "timeoutSeconds",
-        "periodSeconds",
-        "successThreshold",
-        "failureThreshold",
-    ):
-        _nonneg(out, CONTAINER, probe, key, path)
-    st = probe.get("successThreshold")
-    if success_one and type(st) is int and st > 1:
-        out.invalid(CONTAINER, (*path, "successThreshold"), st, "must be 1")
-    for h in ("httpGet", "tcpSocket"):
-        hv = probe.get(h)
-        if type(hv) is dict:
-            port = hv.get("port")
-            if type(port) is int and not _port_ok(port):
-                out.invalid(CONTAINER, (*path, h, "port"), port, "must be between 1 and 65535, inclusive")
-            elif type(port) is str:
-                bad = names.port_name(port)
-                if bad:
-                    out.invalid(CONTAINER, (*path, h, "port"), port, bad)
+
+
+def _probe_port(out: Out, port: Any, path: tuple) -> None:
+    if type(port) is int and not _port_ok(port):
+        out.invalid(CONTAINER, path, port, "must be between 1 and 65535, inclusive")
+    elif type(port) is str:
+        bad = names.port_name(port)
+        if bad:
+            out.invalid(CONTAINER, path, port, bad)
 
 
 def _hugepage_size(name: str) -> Any:
@@ -367,13 +396,34 @@ def _hugepage_size(name: str) -> Any:
     return try_quantity(m.group(1)) if m else None
 
 
+_RES_MEMO: dict[tuple, tuple] = {}
+
+
 def _resources(out: Out, res: dict, path: tuple) -> None:
+    """Requests and limits of one container; the verdict is memoised per (limits, requests): manifests
+    repeat the same few."""
     limits = res.get("limits")
     requests = res.get("requests")
     limits = limits if type(limits) is dict else {}
     requests = requests if type(requests) is dict else {}
     if not limits and not requests:
         return
+    try:
+        key: tuple | None = (tuple(limits.items()), tuple(requests.items()))
+        found = _RES_MEMO.get(key)  # type: ignore[arg-type]
+    except TypeError:  # an unhashable value (a mapping where a quantity belongs): the schema reports it
+        key, found = None, None
+    if found is None:
+        found = _resource_problems(limits, requests)
+        if key is not None and len(_RES_MEMO) < 4096:
+            _RES_MEMO[key] = found
+    for rel, reason, detail, value in found:
+        out.add(RESOURCES, (*path, *rel), reason, detail, value)
+
+
+def _resource_problems(limits: dict, requests: dict) -> tuple:
+    """(relative path, reason, detail, value) of each problem of a container's resources."""
+    found: list[tuple] = []
     lq: dict[str, Any] = {}
     cpu_mem = False
     huge = False
@@ -384,16 +434,16 @@ def _resources(out: Out, res: dict, path: tuple) -> None:
             q = try_quantity(raw)
             if q is None:
                 continue  # not a quantity: the decoder refuses it first (GP212)
-            at = (*path, section, Key(name))
+            at = (section, Key(name))
             if q < 0:
-                out.invalid(RESOURCES, at, raw, "must be greater than or equal to 0")
+                found.append((at, INVALID, "must be greater than or equal to 0", raw))
             if name in ("cpu", "memory"):
                 cpu_mem = True
             elif name.startswith("hugepages-"):
                 huge = True
                 size = _hugepage_size(name)
                 if size and (q % size != 0 or q <= 0):
-                    out.invalid(RESOURCES, at, raw, f"{raw} is not positive integer multiple of {name}")
+                    found.append((at, INVALID, f"{raw} is not positive integer multiple of {name}", raw))
             if store is not None:
                 store[name] = (q, raw)
     for name, raw in requests.items():
@@ -406,26 +456,42 @@ def _resources(out: Out, res: dict, path: tuple) -> None:
         hugepage = name.startswith("hugepages-")
         if lim is not None:
             if q > lim[0]:
-                out.invalid(
-                    RESOURCES,
-                    (*path, "requests"),
-                    raw,
-                    f"must be less than or equal to {name} limit of {lim[1]}",
+                found.append(
+                    (("requests",), INVALID, f"must be less than or equal to {name} limit of {lim[1]}", raw)
                 )
             elif hugepage and q != lim[0]:
-                out.invalid(RESOURCES, (*path, "requests"), raw, f"must be equal to {name} limit of {lim[1]}")
+                found.append((("requests",), INVALID, f"must be equal to {name} limit of {lim[1]}", raw))
         elif hugepage:
-            out.required(RESOURCES, (*path, "limits"), "Limit must be set for non overcommitable resources")
+            found.append(
+                (("limits",), REQUIRED, "Limit must be set for non overcommitable resources", NO_VALUE)
+            )
     if huge and not cpu_mem:
-        out.forbidden(RESOURCES, path, "HugePages require cpu or memory")
+        found.append(((), FORBIDDEN, "HugePages require cpu or memory", NO_VALUE))
+    return tuple(found)
 
 
 def _tolerations(out: Out, tols: list, path: tuple) -> None:
     for i, t in enumerate(tols):
         if type(t) is not dict:
             continue
-        p = (*path, i)
         key = t.get("key")
+        effect = t.get("effect")
+        if (
+            type(key) is str
+            and key
+            and "tolerationSeconds" not in t
+            and (effect is None or effect == "" or effect in EFFECTS)
+            and not names.qualified_name(key)
+        ):
+            op = t.get("operator")
+            value = t.get("value")
+            if op == "Exists" and not value:
+                continue  # the common cases, all good
+            if (op is None or op == "Equal") and (
+                value is None or (type(value) is str and not names.label_value(value))
+            ):
+                continue
+        p = (*path, i)
         if type(key) is str and key:
             bad = names.qualified_name(key)
             if bad:

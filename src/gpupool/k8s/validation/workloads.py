@@ -19,6 +19,17 @@ from gpupool.k8s.validation.meta import (
 from gpupool.k8s.validation.pod import check_pod_spec
 
 _PERCENT = re.compile(r"[0-9]+%")
+_JOB_COUNTS = frozenset(
+    (
+        "parallelism",
+        "completions",
+        "backoffLimit",
+        "activeDeadlineSeconds",
+        "ttlSecondsAfterFinished",
+        "backoffLimitPerIndex",
+        "maxFailedIndexes",
+    )
+)
 
 
 def _d(v: Any) -> dict:
@@ -176,16 +187,9 @@ def _deployment_strategy(out: Out, spec: dict, p: tuple) -> None:
 def job_spec(out: Out, spec: Any, p: tuple) -> None:
     if type(spec) is not dict:
         return
-    for key in (
-        "parallelism",
-        "completions",
-        "backoffLimit",
-        "activeDeadlineSeconds",
-        "ttlSecondsAfterFinished",
-        "backoffLimitPerIndex",
-        "maxFailedIndexes",
-    ):
-        _nonneg(out, spec, key, p)
+    for key, v in spec.items():
+        if type(v) is int and v < 0 and key in _JOB_COUNTS:
+            out.invalid(WORKLOAD, (*p, key), v, "must be greater than or equal to 0")
     if spec.get("manualSelector") is True:
         _selector_vs_template(out, spec, p, "job")
     elif spec.get("selector") is not None:
