@@ -69,11 +69,10 @@ def secret(out: Out, obj: dict) -> None:
                 if bad:
                     # the server cannot decode the body (400 BadRequest, before validation)
                     out.add(CONFIG, ("data", Key(str(k))), INVALID, bad, at=("data", k))
-    keys = (
-        set(data or ()) | set(obj.get("stringData") or ())
-        if type(data or {}) is dict and type(obj.get("stringData") or {}) is dict
-        else set()
-    )
+    keys: set = set()  # the server merges stringData into data before validating
+    for section in (data, obj.get("stringData")):
+        if type(section) is dict:
+            keys.update(section)
     stype = obj.get("type")
     needed: tuple[str, ...] = ()
     if stype == "kubernetes.io/tls":

@@ -101,7 +101,7 @@ class Problem:
     @property
     def message(self) -> str:
         words = _WORDS[self.reason]
-        text = f"{self.field}: {words}"
+        text = f"{self.field}: {words}" if self.path else words
         if self.reason in _WITH_VALUE and self.value is not NO_VALUE:
             text += f": {show(self.value)}"
         if self.detail:

@@ -8,7 +8,7 @@ from importlib import resources as _resources
 from typing import Any
 
 from gpupool.k8s.validation import names
-from gpupool.k8s.validation.core import LABELS, METADATA, SELECTOR, TOO_LONG, Out, str_of
+from gpupool.k8s.validation.core import LABELS, METADATA, SELECTOR, TOO_LONG, Out
 
 NameRule = Callable[[str], "str | None"]
 _RULES: dict[str, NameRule] = {
@@ -52,16 +52,6 @@ def cluster_scoped() -> frozenset[str]:
     return frozenset(facts()["clusterScoped"])
 
 
-class _Scoped:
-    """``kind in _CLUSTER_SCOPED`` reads the data file on first use only."""
-
-    def __contains__(self, kind: object) -> bool:
-        return kind in cluster_scoped()
-
-
-_CLUSTER_SCOPED = _Scoped()
-
-
 @cache
 def limit(name: str) -> int:
     return int(facts()["versions"][name]["value"])
@@ -97,36 +87,20 @@ def check_object_meta(out: Out, obj: dict, group: str, kind: str) -> None:
     if type(meta) is not dict:
         return
     rule = name_rule(group, kind, out.version)
-    name = str_of(meta.get("name"))
-    gen = str_of(meta.get("generateName"))
-    if name and placeholder(name):
-        name = None
-    if gen and placeholder(gen):
-        gen = None
-    if gen:
-        bad = names.prefixed(rule)(gen) if rule else None
-        bad = bad or names.path_segment(gen)
-        if bad:
-            out.invalid(METADATA, ("metadata", "generateName"), gen, bad)
-        if not name:  # the server validates the name it generates (at most 58 characters of the prefix)
-            made = gen[:58] + "x2x4x"
-            bad = (rule(made) if rule else None) or names.path_segment(made)
-            if bad:
-                out.invalid(
-                    METADATA,
-                    ("metadata", "name"),
-                    made,
-                    f"{bad} (the name generated from generateName)",
-                    at=("metadata", "generateName"),
-                )
-    if name:
+    name = meta.get("name")
+    gen = meta.get("generateName")
+    if type(name) is str and name:
         bad = (rule(name) if rule else None) or names.path_segment(name)
-        if bad:
+        if bad and not placeholder(name):
             out.invalid(METADATA, ("metadata", "name"), name, bad)
+    else:
+        name = None
+    if type(gen) is str and gen and not placeholder(gen):
+        _generate_name(out, gen, rule, name is None)
     ns = meta.get("namespace")
-    if type(ns) is str and ns and kind not in _CLUSTER_SCOPED and not placeholder(ns):
+    if type(ns) is str and ns:
         bad = names.dns1123_label(ns)
-        if bad:
+        if bad and kind not in cluster_scoped() and not placeholder(ns):
             out.invalid(METADATA, ("metadata", "namespace"), ns, bad)
     labels = meta.get("labels")
     if labels:
@@ -136,24 +110,40 @@ def check_object_meta(out: Out, obj: dict, group: str, kind: str) -> None:
         check_annotations(out, ann, ("metadata", "annotations"))
 
 
+def _generate_name(out: Out, gen: str, rule: NameRule | None, unnamed: bool) -> None:
+    bad = names.prefixed(rule)(gen) if rule else None
+    bad = bad or names.path_segment(gen)
+    if bad:
+        out.invalid(METADATA, ("metadata", "generateName"), gen, bad)
+    if unnamed:  # the server validates the name it generates (at most 58 characters of the prefix)
+        made = gen[:58] + "x2x4x"
+        bad = (rule(made) if rule else None) or names.path_segment(made)
+        if bad:
+            out.invalid(
+                METADATA,
+                ("metadata", "name"),
+                made,
+                f"{bad} (the name generated from generateName)",
+                at=("metadata", "generateName"),
+            )
+
+
 def check_labels(out: Out, labels: Any, path: tuple, area: str, where: tuple | None = None) -> None:
     """Label keys (qualified names) and values; the server reports the whole map's field (``path``), the
     finding points at the key (under ``where``, the map's place in the object, when that differs)."""
     if type(labels) is not dict:
         return
-    base = path if where is None else where
+    key_bad, value_bad = names.qualified_name, names.label_value
     for k, v in labels.items():
         if type(k) is not str:
             continue
-        bad = names.qualified_name(k)
+        bad = key_bad(k)
         if bad and not placeholder(k):
-            out.invalid(area, path, k, bad, at=(*base, k))
+            out.invalid(area, path, k, bad, at=(*(path if where is None else where), k))
         if type(v) is str:
-            bad = names.label_value(v)
-            if bad and placeholder(v):
-                bad = None
-            if bad:
-                out.invalid(area, path, v, bad, at=(*base, k))
+            bad = value_bad(v)
+            if bad and not placeholder(v):
+                out.invalid(area, path, v, bad, at=(*(path if where is None else where), k))
 
 
 def check_annotations(out: Out, ann: Any, path: tuple, where: tuple | None = None) -> None:

@@ -19,6 +19,7 @@ from gpupool.k8s.validation.meta import (
 from gpupool.k8s.validation.pod import check_pod_spec
 
 _PERCENT = re.compile(r"[0-9]+%")
+_APPS_COUNTS = frozenset(("replicas", "minReadySeconds", "revisionHistoryLimit"))
 _JOB_COUNTS = frozenset(
     (
         "parallelism",
@@ -125,10 +126,9 @@ def apps(out: Out, obj: dict, kind: str) -> None:
     if type(spec) is not dict:
         return
     p = ("spec",)
-    if kind != "DaemonSet":
-        _nonneg(out, spec, "replicas", p)
-    _nonneg(out, spec, "minReadySeconds", p)
-    _nonneg(out, spec, "revisionHistoryLimit", p)
+    for key, v in spec.items():
+        if type(v) is int and v < 0 and key in _APPS_COUNTS:
+            out.invalid(WORKLOAD, (*p, key), v, "must be greater than or equal to 0")
     _selector_vs_template(out, spec, p, kind.lower())
     claims: frozenset[str] = frozenset()
     if kind == "StatefulSet" and type(spec.get("volumeClaimTemplates")) is list:
