@@ -273,3 +273,11 @@ def test_template_placeholders_are_not_judged() -> None:
         },
     }
     assert _fields(cm) == set()
+
+
+def test_one_rule_per_area() -> None:
+    from gpupool.k8s.validation import AREAS
+    from gpupool.lint import apiserver
+
+    assert sorted(apiserver.BY_AREA) == sorted(AREAS)
+    assert [m.ID for m in apiserver.RULES] == [f"GP{n}" for n in range(220, 230)]
