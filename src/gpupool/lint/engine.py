@@ -32,7 +32,7 @@ from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity, exit_code, sort_key
 from gpupool.gcpolicy import YOUNG_THRESHOLD
 from gpupool.k8s import podspecs
-from gpupool.lint import reader, schema
+from gpupool.lint import apiserver, reader, schema
 from gpupool.lint.config import ANNOTATION, LintConfig, parse_ignore_annotation, resolve_rule
 from gpupool.lint.crd import CrdSet, load_crds
 from gpupool.lint.gpu import PoolIndex, check_workload, object_ref
@@ -56,16 +56,18 @@ class LintOptions:
     ignore: tuple[str, ...] = ()  # rule IDs or names turned off (like ``rules: {ID: off}`` in the config)
     jobs: int | None = None  # worker processes; None: one per available core for large inputs; 1: in-process
     exclude: tuple[str, ...] = ()  # globs of files/directories not to lint (added to the config's)
+    api_server: bool = True  # the API server's validation after the schema's (GP220-GP229)
 
 
 @dataclass
 class ObjectResult:
     """One object (or unreadable file/document, or Helm chart) and its verdict.
 
-    ``status``: ``valid`` (its schema accepts it), ``invalid`` (schema or API-server errors: GP2xx),
-    ``skipped`` (no schema: a custom resource without --crd, a Helm chart, a template, a binary file),
-    ``error`` (unreadable, or not a Kubernetes object). GPU findings (GP3xx) do not change the status: an
-    object can be valid and still have GPU errors; ``findings`` holds every finding of the object."""
+    ``status``: ``valid`` (the API server would accept it), ``invalid`` (it would refuse it: schema errors,
+    its validation GP220-GP229, extended resources GP301-GP303), ``skipped`` (no schema: a custom resource
+    without --crd, a Helm chart, a template, a binary file), ``error`` (unreadable, or not a Kubernetes
+    object). The other GPU findings (placement) do not change the status: an object can be valid and still
+    not land on a pool; ``findings`` holds every finding of the object."""
 
     path: str
     line: int | None
@@ -207,6 +209,10 @@ class Linter:
                 raise InputError(None, None, f"--ignore: unknown lint rule {token!r}", "see gpupool explain")
             self.levels[rid] = None
         self.ignores = () if self.disallow_ignores else cfg.ignores
+        # GP220-GP229 run unless turned off, or every one of them is (``rules: {ID: off}``, --ignore)
+        self.api_server = options.api_server and not all(
+            rid in self.levels and self.levels[rid] is None for rid in apiserver.IDS
+        )
         self.explicit: set[str] = set()  # files named on the command line (a binary one is bad input)
         self.charts: list[str] = []  # Chart.yaml of each Helm chart found in the directories
 
@@ -383,6 +389,7 @@ class Linter:
             status = "error"
         else:
             lookup = self.schemas.lookup(api, kind)
+            builtin = not isinstance(lookup, schema.Unknown)
             if isinstance(lookup, schema.Unknown) and self.crds:
                 gv = schema.split_api_version(api)
                 hit = self.crds.lookup(gv[0], gv[1], kind) if gv else None
@@ -391,6 +398,8 @@ class Linter:
             if isinstance(lookup, schema.Found):
                 for p in schema.validate(lookup, obj):
                     found.append(_finding(p.rule, Severity.ERROR, p.message, path, at(p.path), ref))
+                if self.api_server:
+                    found.extend(apiserver.findings(obj, self.version, builtin, path, at, ref))
                 meta = _meta(obj)
                 if not meta.get("name") and not meta.get("generateName"):
                     rel = ("metadata",) if "metadata" in obj else ()
@@ -447,9 +456,10 @@ class Linter:
         notes = _annotations(obj, templates) if annotations else []
         kept = self._filter(found, obj, notes, rep, base=base, root=root, ref=ref)
         rep.findings.extend(kept)
-        # Schema-wise verdict: GP2xx errors (schema, API server) make an object invalid; GPU findings do not.
+        # Schema-wise verdict: errors the API server refuses the object for (schema, its validation: GP2xx;
+        # extended resources: GP301-GP303) make an object invalid; the other GPU findings do not.
         if status in ("valid", "skipped") and any(
-            f.severity is Severity.ERROR and f.rule.startswith("GP2") for f in kept
+            f.severity is Severity.ERROR and f.rule.startswith(_REFUSED) for f in kept
         ):
             status = "invalid"
         counter = "errors" if status == "error" else status
@@ -857,6 +867,9 @@ def lint_paths(
         rep.merge(_chart_report(linter, chart))
     return _result(linter, rep, all_pools)
 
+
+_REFUSED = ("GP2", "GP301", "GP302", "GP303")
+"""Rules whose errors mean the API server refuses the object (the object's status is ``invalid``)."""
 
 _CUSTOM_SKIPPED = " (a custom resource): skipped (pass its CRD with --crd)"
 
