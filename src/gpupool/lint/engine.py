@@ -32,6 +32,7 @@ from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity, exit_code, sort_key
 from gpupool.gcpolicy import YOUNG_THRESHOLD
 from gpupool.k8s import podspecs
+from gpupool.k8s.runtimes import Runtimes
 from gpupool.lint import reader, schema
 from gpupool.lint.config import ANNOTATION, LintConfig, parse_ignore_annotation, resolve_rule
 from gpupool.lint.crd import CrdSet, load_crds
@@ -198,6 +199,7 @@ class Linter:
         self.crds: CrdSet = load_crds(crd_paths, self.strict) if crd_paths else CrdSet()
         self.pools = list(pools)
         self.index = PoolIndex(self.pools, options.kubernetes_version or cfg.kubernetes_version)
+        self.runtimes: Runtimes | None = None  # objects other objects take their pods from (k8s/runtimes)
         self.levels = dict(cfg.levels)
         if self.reject_unknown:
             self.levels["GP208"] = Severity.ERROR
@@ -432,7 +434,7 @@ class Linter:
                 else:
                     msg = f"no schema for {schema.safe(kind)} {schema.safe(api)}{_CUSTOM_SKIPPED}"
                 found.append(_finding("GP208", Severity.INFO, msg, path, at(()), ref))
-            templates = podspecs.pod_templates(obj)
+            templates = podspecs.pod_templates(obj, self.runtimes)
             for w in templates:
                 found.extend(check_workload(w, self.index, path=path, root=root, base=base, ref=ref))
             if len(templates) > 1:  # two roles sharing one template (an LWS leader without its own)
@@ -676,6 +678,42 @@ def _scan_pools(files: list[str], stdin_text: str | None) -> list[PoolSpec]:
     return out
 
 
+_RUNTIME_MARKERS = (b"TrainingRuntime", b"LLMInferenceServiceConfig")
+
+
+def _runtimes_in(path: str, text: str, into: Runtimes) -> None:
+    try:
+        docs = yamlio.load_documents(text, path)
+    except InputError:
+        return  # reported when the file is linted
+    for doc in docs:
+        for obj, _ in reader.objects(doc.data):
+            into.add(obj)
+
+
+def _scan_runtimes(files: list[str], stdin_text: str | None) -> Runtimes:
+    """The TrainJob runtimes and LLMInferenceService configs among the inputs (read before linting, so that
+    an object finds its runtime in any file of the run)."""
+    out = Runtimes()
+    for f in files:
+        if f == reader.STDIN:
+            if stdin_text is not None and any(m.decode() in stdin_text for m in _RUNTIME_MARKERS):
+                _runtimes_in(reader.STDIN_NAME, stdin_text, out)
+            continue
+        try:
+            with open(f, "rb") as fh:
+                raw = fh.read(yamlio.MAX_FILE_BYTES + 1)
+        except OSError:
+            continue
+        if len(raw) <= yamlio.MAX_FILE_BYTES and any(m in raw for m in _RUNTIME_MARKERS):
+            try:
+                text = yamlio.decode(raw, f)
+            except InputError:
+                continue
+            _runtimes_in(f, text, out)
+    return out
+
+
 # ---- running -----------------------------------------------------------------------------------------
 
 _WORKER: Linter | None = None
@@ -834,6 +872,7 @@ def _prepare(
     all_pools.extend(_scan_pools(files, stdin_text))
     all_pools = merge_pools(all_pools)
     linter = Linter(all_pools, options)
+    linter.runtimes = _scan_runtimes(files, stdin_text) or None
     linter.explicit = found.explicit
     linter.charts = found.charts
     return linter, files, stdin_text, all_pools
@@ -907,6 +946,10 @@ def lint_text(
     options = options or LintOptions()
     all_pools = merge_pools(list(pools or ()) + _pools_in(path, text))
     linter = Linter(all_pools, options)
+    runtimes = Runtimes()
+    if any(m.decode() in text for m in _RUNTIME_MARKERS):
+        _runtimes_in(path, text, runtimes)
+    linter.runtimes = runtimes or None
     with _gc_tuned():
         rep = linter.lint_source(path, text)
     return _result(linter, rep, all_pools)
