@@ -294,7 +294,9 @@ def _from_entry(entry: PodEntry, obj: dict, kind: str) -> list[Workload]:
                 pod = get_path(el, entry.pod_fields)
                 maps += _pod_fields(spec, pod, (*epath, *entry.pod_fields))
             tpl = {"metadata": {}, "spec": spec}
-            maps += [(("containers", 0, "resources"), (*at, rkey)), (("containers", 0), at), ((), epath)]
+            # Pod-level findings (a missing toleration) point where the pod's fields go.
+            pod_at = (*epath, *entry.pod_fields) if entry.pod_fields is not None else epath
+            maps += [(("containers", 0, "resources"), (*at, rkey)), (("containers", 0), at), ((), pod_at)]
             remap = tuple(maps)
             out.append(_make(obj, kind, role, tpl, epath, spec, (), replicas, entry.placement, remap))
             continue

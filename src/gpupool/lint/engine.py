@@ -200,6 +200,7 @@ class Linter:
         self.pools = list(pools)
         self.index = PoolIndex(self.pools, options.kubernetes_version or cfg.kubernetes_version)
         self.runtimes: Runtimes | None = None  # objects other objects take their pods from (k8s/runtimes)
+        self.pool_findings: list[Finding] = []  # GP1xx errors of pools not used as landing places
         self.levels = dict(cfg.levels)
         if self.reject_unknown:
             self.levels["GP208"] = Severity.ERROR
@@ -828,6 +829,8 @@ def _summary(linter: Linter, rep: _Report, findings: list[Finding], pools: list[
         "kubernetesVersion": linter.version,
         "strict": linter.strict,
         "pools": [p.name for p in pools],
+        # pools with GP1xx errors (their findings are in the output): not used as landing places
+        "poolsRejected": sorted({p.name for p in pools} - {p.name for p in linter.pools}),
     }
 
 
@@ -852,6 +855,22 @@ def merge_pools(pools: Sequence[PoolSpec]) -> list[PoolSpec]:
     return out
 
 
+def vet_pools(pools: Sequence[PoolSpec]) -> tuple[list[PoolSpec], list[Finding]]:
+    """Pools checked first, as ``gpupool check`` checks them: (the pools without GP1xx errors, the findings
+    of those with errors). A pool AKS would refuse (retired VM size, GPU pool without its taint...) is no
+    place for a workload to land; its findings are lint's too (exit 1)."""
+    if not pools:
+        return [], []
+    from gpupool.design.check import check_pools
+
+    found = check_pools(list(pools))
+    bad = {
+        (f.path, f.object) for f in found if f.severity is Severity.ERROR
+    }
+    usable = [p for p in pools if (p.where.path, p.label) not in bad]
+    return usable, [f for f in found if (f.path, f.object) in bad]
+
+
 def _prepare(
     paths: Sequence[str],
     pools: Sequence[PoolSpec] | None,
@@ -871,7 +890,9 @@ def _prepare(
             all_pools.extend(pool_spec.load_pools(p))
     all_pools.extend(_scan_pools(files, stdin_text))
     all_pools = merge_pools(all_pools)
-    linter = Linter(all_pools, options)
+    usable, rejected = vet_pools(all_pools)
+    linter = Linter(usable, options)
+    linter.pool_findings = rejected
     linter.runtimes = _scan_runtimes(files, stdin_text) or None
     linter.explicit = found.explicit
     linter.charts = found.charts
@@ -928,7 +949,7 @@ def _collapse_skipped(findings: list[Finding]) -> list[Finding]:
 
 
 def _result(linter: Linter, rep: _Report, pools: list[PoolSpec]) -> LintResult:
-    every = sorted(rep.findings, key=sort_key)
+    every = sorted([*rep.findings, *linter.pool_findings], key=sort_key)
     findings = _collapse_skipped(every)
     results = sorted(rep.results, key=lambda r: (r.path, r.line or 0))
     summary = _summary(linter, rep, findings, pools)
@@ -945,7 +966,9 @@ def lint_text(
     """Lint manifests given as text (``path`` is only the name used in findings)."""
     options = options or LintOptions()
     all_pools = merge_pools(list(pools or ()) + _pools_in(path, text))
-    linter = Linter(all_pools, options)
+    usable, rejected = vet_pools(all_pools)
+    linter = Linter(usable, options)
+    linter.pool_findings = rejected
     runtimes = Runtimes()
     if any(m.decode() in text for m in _RUNTIME_MARKERS):
         _runtimes_in(path, text, runtimes)

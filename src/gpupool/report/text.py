@@ -158,6 +158,9 @@ def resources_summary(summary: dict) -> str:
         tail += f", {plural(summary['charts'], 'Helm chart')} not linted"
     if summary.get("suppressed"):
         tail += f", {summary['suppressed']} suppressed"
+    rejected = summary.get("poolsRejected")
+    if rejected:  # pool specs with GP1xx errors: reported above, not used as landing places
+        tail += f"; pool{'s' if len(rejected) > 1 else ''} with errors not used: {', '.join(rejected)}"
     return f"{line} ({tail})"
 
 
