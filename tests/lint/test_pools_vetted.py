@@ -41,7 +41,8 @@ def test_a_retired_pool_is_reported_and_not_a_landing_place(tmp_path: Path) -> N
 def test_an_invalid_pool_does_not_turn_a_gp305_into_a_pass() -> None:
     # Untolerated on the good pool; the bad pool (retired size, no taint) would have let it land.
     good = T4_POOL_YAML
-    bad = RETIRED_POOL.replace("name: gpunp", "name: oldgpu").replace('  nodeTaints: ["sku=gpu:NoSchedule"]\n', "")
+    bad = RETIRED_POOL.replace("name: gpunp", "name: oldgpu")
+    bad = bad.replace('  nodeTaints: ["sku=gpu:NoSchedule"]\n', "")
     pod = GPU_POD.replace("  tolerations: [{key: sku, operator: Exists}]\n", "")
     result = lint_text(good + "---\n" + bad + "---\n" + pod, "in.yaml", options=LintOptions(jobs=1))
     rules = sorted({f.rule for f in result.findings})

@@ -162,9 +162,7 @@ def _expectations():
                     continue
                 at = (*path, "tolerations") if "tolerations" in spec else path
                 line = yamlio.locate(d, at)[0] if at else doc.line
-                sel = next((k for k in ("nodeSelector", "affinity") if k in spec), None)
-                sel_line = yamlio.locate(d, (*path, sel))[0] if sel else None
-                out.append((p, line, sel_line, n, _tolerates(spec)))
+                out.append((p, line, n, _tolerates(spec)))
     return out
 
 
@@ -175,7 +173,7 @@ def test_corpus_gpu_objects_get_toleration_and_count_findings() -> None:
     crd_gpu = [e for e in expected if "/crd/" in str(e[0])]
     assert len(crd_gpu) >= 10
     checked = 0
-    for path, line, sel_line, n, tolerated in expected:
+    for path, line, n, tolerated in expected:
         text = path.read_text(encoding="utf-8")
         result = lint_text(T4_POOL + "---\n" + text, str(path), options=LintOptions(jobs=1))
         offset = T4_POOL.count("\n") + 1

@@ -21,9 +21,9 @@ from gpupool.diff import adapters
 from gpupool.errors import InputError, safe_text
 from gpupool.k8s.affinity import matches_node, required_terms
 from gpupool.k8s.podspecs import pod_templates
-from gpupool.k8s.runtimes import Runtimes
 from gpupool.k8s.quantity import format_quantity
 from gpupool.k8s.resources import extended, pod_requests
+from gpupool.k8s.runtimes import Runtimes
 from gpupool.k8s.taints import HARD_EFFECTS, format_toleration, untolerated
 from gpupool.k8s.workloads import Workload, iter_objects
 from gpupool.spec.model import API_VERSION, PoolSpec

@@ -223,7 +223,9 @@ def _make(
 
 
 # Pod-level fields an operator copies from a container-like object (or its holder) onto the pod it makes.
-POD_FIELDS = ("nodeSelector", "affinity", "tolerations", "runtimeClassName", "priorityClassName", "schedulerName")
+POD_FIELDS = (
+    "nodeSelector", "affinity", "tolerations", "runtimeClassName", "priorityClassName", "schedulerName"
+)
 
 
 def image_text(image: Any) -> Any:

@@ -4,8 +4,9 @@
 assembled the way the operator does and judged like any other; when it is not, the pod is kept with
 ``placement="runtime"`` and ``unresolved`` naming the reference (lint's GP315 says so).
 
-``Runtimes.collect(objects)`` indexes the referenced kinds found among the inputs; ``podspecs.pod_templates(obj,
-runtimes)`` uses it. What wins, per operator (sources in ``k8s/data/pod_templates.yaml``):
+``Runtimes.collect(objects)`` indexes the referenced kinds found among the inputs;
+``podspecs.pod_templates(obj, runtimes)`` uses it. What wins, per operator (sources in
+``k8s/data/pod_templates.yaml``):
 
 - **TrainJob** (kubeflow/trainer, docs/operator-guides/podtemplate-overrides.md, "Override Behavior"): every
   replicated Job of the runtime's JobSet template makes pods. The trainer step (the Job labelled
@@ -124,7 +125,8 @@ def trainjob_pods(obj: dict, runtimes: Runtimes | None, make: Any) -> list[Workl
     """The TrainJob's pods assembled with its runtime, or None when the runtime is not among the inputs."""
     kind, name = _runtime_ref(obj)
     _, ns = _meta(obj)
-    runtime = runtimes.find(kind, name, None if kind == "ClusterTrainingRuntime" else ns) if runtimes else None
+    scope = None if kind == "ClusterTrainingRuntime" else ns
+    runtime = runtimes.find(kind, name, scope) if runtimes else None
     if runtime is None:
         return None
     jobs = get_path(runtime, ("spec", "template", "spec", "replicatedJobs"))
@@ -133,8 +135,9 @@ def trainjob_pods(obj: dict, runtimes: Runtimes | None, make: Any) -> list[Workl
     trainer = get_path(obj, ("spec", "trainer"))
     trainer = trainer if isinstance(trainer, dict) else {}
     named = [j for j in jobs if isinstance(j, dict)]
-    step = next((j for j in named if get_path(j, ("template", "metadata", "labels", ANCESTOR_LABEL)) == "trainer"),
-                None) or next((j for j in named if j.get("name") == "node"), None)
+    label = ("template", "metadata", "labels", ANCESTOR_LABEL)
+    labelled = (j for j in named if get_path(j, label) == "trainer")
+    step = next(labelled, None) or next((j for j in named if j.get("name") == "node"), None)
     overrides = get_path(obj, ("spec", "podTemplateOverrides"))
     over_at = ("spec", "podTemplateOverrides")
     if not isinstance(overrides, list):
@@ -154,7 +157,8 @@ def trainjob_pods(obj: dict, runtimes: Runtimes | None, make: Any) -> list[Workl
         spec["containers"] = containers
         replicas = _count(job.get("replicas"), 1) * job_pods(get_path(job, ("template", "spec")))
         if job is step:
-            i = next((k for k, c in enumerate(containers) if isinstance(c, dict) and c.get("name") == "node"), 0)
+            names = [c.get("name") if isinstance(c, dict) else None for c in containers]
+            i = names.index("node") if "node" in names else 0
             if i < len(containers) and isinstance(containers[i], dict):
                 c = containers[i]
                 if "image" in trainer:
@@ -198,8 +202,8 @@ def llmisvc_spec(obj: dict, runtimes: Runtimes | None) -> tuple[dict | None, lis
     if not isinstance(spec, dict):
         return None, []
     refs = spec.get("baseRefs")
-    names = [str(r.get("name")) for r in refs if isinstance(r, dict) and r.get("name")] if isinstance(refs, list) \
-        else []
+    refs = refs if isinstance(refs, list) else []
+    names = [str(r.get("name")) for r in refs if isinstance(r, dict) and r.get("name")]
     if not names:
         return spec, []
     _, ns = _meta(obj)

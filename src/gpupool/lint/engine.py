@@ -442,7 +442,9 @@ class Linter:
                 seen: set[tuple] = set()
                 unique = []
                 for f in found:
-                    k = (f.rule, f.line, f.column, f.message)
+                    # one placeholder finding per object (GP212), whichever template holds the first
+                    k = ("GP212",) if f.rule == "GP212" and "placeholders" in (f.extra or {}) else (
+                        f.rule, f.line, f.column, f.message)
                     if k not in seen:
                         seen.add(k)
                         unique.append(f)

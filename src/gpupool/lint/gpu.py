@@ -223,9 +223,10 @@ def _shape_key(workload: Workload) -> tuple | None:
     """Everything the workload rules read, as a memo key: equal keys, equal findings (but for positions,
     path and object name). The rules see the workload only through :class:`WorkloadContext`: its kind,
     placement, unresolved reference (GP315) and pod spec path, and of the pod spec the containers' and
-    init containers' resources, restartPolicy and image (with their order), the overhead, and the nodeSelector, affinity and
-    tolerations (their presence too: ``spec_key``); for a DaemonSet also which GPU stack part its
-    containers run (GP309/GP312: ``gpustack.classify`` of their commands, names and images)."""
+    init containers' resources, restartPolicy and image (with their order), the overhead, and the
+    nodeSelector, affinity and tolerations (their presence too: ``spec_key``); for a DaemonSet also which
+    GPU stack part its containers run (GP309/GP312: ``gpustack.classify`` of their commands, names and
+    images)."""
     spec = workload.pod_spec
     part = None
     if workload.kind == "DaemonSet":

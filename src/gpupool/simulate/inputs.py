@@ -18,8 +18,8 @@ from gpupool import yamlio
 from gpupool.errors import InputError
 from gpupool.errors import safe_text as _safe
 from gpupool.k8s.podspecs import pod_templates
-from gpupool.k8s.runtimes import Runtimes
 from gpupool.k8s.quantity import parse_quantity, try_quantity
+from gpupool.k8s.runtimes import Runtimes
 from gpupool.k8s.workloads import Workload, containers, iter_objects
 from gpupool.spec import is_pool_document, parse_pool
 from gpupool.spec.load import check_unique

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from gpupool.design.node import is_gpu_resource
 from gpupool.findings import Finding, Severity
 from gpupool.k8s.taints import tolerates
 
@@ -45,6 +46,8 @@ SUMMARY = "Tolerates a GPU pool's taints without requesting a GPU: it may take a
 def check(ctx: WorkloadContext) -> Iterator[Finding]:
     if ctx.requests or not ctx.views or ctx.workload.kind == "DaemonSet":
         return
+    if any(is_gpu_resource(name) for _, _, name, _ in ctx.extended_entries):
+        return  # it names a GPU resource whose quantity is not a number ($GPUS): GP212's finding
     tols = ctx.pod_spec.get("tolerations")
     if not isinstance(tols, list) or not tols:
         return  # no toleration at all (a pod whose placement is decided elsewhere lands "everywhere")

@@ -80,8 +80,8 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
     # map onto spec.*: k8s/data/pod_templates.yaml), an LLMInferenceService keeps its own paths.
     at = ("runtimeRef",) if kind == "TrainJob" else ("spec", "baseRefs")
     msg = (
-        f"takes its pods' tolerations, nodeSelector and affinity from {safe(missing, 160)}, which is not among "
-        "the inputs: whether the pods land on the pools cannot be judged without it"
+        f"takes its pods' tolerations, nodeSelector and affinity from {safe(missing, 160)}, which is not "
+        "among the inputs: whether the pods land on the pools cannot be judged without it"
     )
     yield ctx.finding(ID, SEVERITY, msg, at, fix="lint the referenced object together with this one",
                       reference=missing)
