@@ -141,3 +141,18 @@ def test_placeholders_give_one_finding_per_object() -> None:
     gp212 = [f for f in result.findings if f.rule == "GP212"]
     assert len(gp212) == 1 and gp212[0].extra["placeholders"] == 3
     assert not [f for f in result.findings if f.rule == "GP308"]  # $GPUS names a GPU: not "requests no GPU"
+
+
+def test_malformed_pod_specs_are_findings_not_crashes() -> None:
+    # found by mutating the fixtures: a container list that is a number, an affinity key that is a mapping
+    bad = [
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: 5\n",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  affinity: {nodeAffinity: "
+        "{requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: "
+        "[{key: {a: 1}, operator: In, values: [x]}]}, {matchExpressions: true}]}}}\n"
+        "  containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: 1}}}]\n",
+        TRAINJOB + "---\n" + RUNTIME.replace("containers: [{name: node,", "containers: 7\n    x: [{name: n,"),
+    ]
+    opts = LintOptions(jobs=1)
+    codes = [lint_text(T4_POOL_YAML + "---\n" + t, "in.yaml", options=opts).exit_code for t in bad]
+    assert codes == [1, 1, 0]  # schema errors for the Pods; custom resources without a CRD are not validated

@@ -60,7 +60,8 @@ class Runtimes:
     objects: dict[tuple[str, str], list[tuple[str | None, dict]]] = field(default_factory=dict)
 
     def add(self, obj: Any) -> None:
-        if not isinstance(obj, dict) or obj.get("kind") not in RUNTIME_KINDS:
+        kind = obj.get("kind") if isinstance(obj, dict) else None
+        if not isinstance(kind, str) or kind not in RUNTIME_KINDS:
             return
         if _group(obj) not in (TRAINER_GROUP, KSERVE_GROUP):
             return
@@ -153,7 +154,9 @@ def trainjob_pods(obj: dict, runtimes: Runtimes | None, make: Any) -> list[Workl
             continue
         spec = dict(spec)
         maps: list = []
-        containers = [dict(c) if isinstance(c, dict) else c for c in spec.get("containers") or []]
+        listed = spec.get("containers")
+        listed = listed if isinstance(listed, list) else []
+        containers = [dict(c) if isinstance(c, dict) else c for c in listed]
         spec["containers"] = containers
         replicas = _count(job.get("replicas"), 1) * job_pods(get_path(job, ("template", "spec")))
         if job is step:
