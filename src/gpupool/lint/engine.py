@@ -659,28 +659,6 @@ def _pools_in(path: str, text: str) -> list[PoolSpec]:
     return out
 
 
-def _scan_pools(files: list[str], stdin_text: str | None) -> list[PoolSpec]:
-    marker = pool_spec.model.API_VERSION.encode()
-    out: list[PoolSpec] = []
-    for f in files:
-        if f == reader.STDIN:
-            if stdin_text is not None:
-                out.extend(_pools_in(reader.STDIN_NAME, stdin_text))
-            continue
-        try:
-            with open(f, "rb") as fh:
-                raw = fh.read(yamlio.MAX_FILE_BYTES + 1)
-        except OSError:
-            continue
-        if marker in raw and len(raw) <= yamlio.MAX_FILE_BYTES:
-            try:
-                text = yamlio.decode(raw, f)
-            except InputError:
-                continue
-            out.extend(_pools_in(f, text))
-    return out
-
-
 _RUNTIME_MARKERS = (b"TrainingRuntime", b"LLMInferenceServiceConfig")
 
 
@@ -694,27 +672,39 @@ def _runtimes_in(path: str, text: str, into: Runtimes) -> None:
             into.add(obj)
 
 
-def _scan_runtimes(files: list[str], stdin_text: str | None) -> Runtimes:
-    """The TrainJob runtimes and LLMInferenceService configs among the inputs (read before linting, so that
-    an object finds its runtime in any file of the run)."""
-    out = Runtimes()
+def _scan_inputs(files: list[str], stdin_text: str | None) -> tuple[list[PoolSpec], Runtimes]:
+    """What must be known before any object is linted, in one read of each file: the pool specs, and the
+    TrainJob runtimes and LLMInferenceService configs (an object finds its runtime in any file of the run).
+    Only files holding their markers are parsed here."""
+    marker = pool_spec.model.API_VERSION.encode()
+    pools: list[PoolSpec] = []
+    runtimes = Runtimes()
     for f in files:
         if f == reader.STDIN:
-            if stdin_text is not None and any(m.decode() in stdin_text for m in _RUNTIME_MARKERS):
-                _runtimes_in(reader.STDIN_NAME, stdin_text, out)
+            if stdin_text is not None:
+                pools.extend(_pools_in(reader.STDIN_NAME, stdin_text))
+                if any(m.decode() in stdin_text for m in _RUNTIME_MARKERS):
+                    _runtimes_in(reader.STDIN_NAME, stdin_text, runtimes)
             continue
         try:
             with open(f, "rb") as fh:
                 raw = fh.read(yamlio.MAX_FILE_BYTES + 1)
         except OSError:
             continue
-        if len(raw) <= yamlio.MAX_FILE_BYTES and any(m in raw for m in _RUNTIME_MARKERS):
+        if len(raw) > yamlio.MAX_FILE_BYTES:
+            continue
+        has_pool = marker in raw
+        has_runtime = any(m in raw for m in _RUNTIME_MARKERS)
+        if has_pool or has_runtime:
             try:
                 text = yamlio.decode(raw, f)
             except InputError:
                 continue
-            _runtimes_in(f, text, out)
-    return out
+            if has_pool:
+                pools.extend(_pools_in(f, text))
+            if has_runtime:
+                _runtimes_in(f, text, runtimes)
+    return pools, runtimes
 
 
 # ---- running -----------------------------------------------------------------------------------------
@@ -890,12 +880,13 @@ def _prepare(
     if cfg is not None and cfg.pools:
         for p in cfg.pools:
             all_pools.extend(pool_spec.load_pools(p))
-    all_pools.extend(_scan_pools(files, stdin_text))
+    scanned, runtimes = _scan_inputs(files, stdin_text)
+    all_pools.extend(scanned)
     all_pools = merge_pools(all_pools)
     usable, rejected = vet_pools(all_pools)
     linter = Linter(usable, options)
     linter.pool_findings = rejected
-    linter.runtimes = _scan_runtimes(files, stdin_text) or None
+    linter.runtimes = runtimes or None
     linter.explicit = found.explicit
     linter.charts = found.charts
     return linter, files, stdin_text, all_pools
