@@ -208,7 +208,7 @@ spec:
 def test_helm_template_stream_keeps_template_paths() -> None:
     r = run_cli("lint", "--no-config", "-", input=STREAM)
     assert r.exit_code == 1
-    assert "app/templates/job.yaml:12:9: error GP201" in r.stdout
+    assert "<stdin>:20:9 (app/templates/job.yaml:12:9): error GP201" in r.stdout  # real line first
     out = _json(run_cli("lint", "--no-config", "-", "-o", "json", input=STREAM))
     f = out["findings"][0]
     assert (f["path"], f["line"]) == ("app/templates/job.yaml", 12)

@@ -162,9 +162,7 @@ def _expectations():
                     continue
                 at = (*path, "tolerations") if "tolerations" in spec else path
                 line = yamlio.locate(d, at)[0] if at else doc.line
-                sel = next((k for k in ("nodeSelector", "affinity") if k in spec), None)
-                sel_line = yamlio.locate(d, (*path, sel))[0] if sel else None
-                out.append((p, line, sel_line, n, _tolerates(spec)))
+                out.append((p, line, n, _tolerates(spec)))
     return out
 
 
@@ -175,14 +173,14 @@ def test_corpus_gpu_objects_get_toleration_and_count_findings() -> None:
     crd_gpu = [e for e in expected if "/crd/" in str(e[0])]
     assert len(crd_gpu) >= 10
     checked = 0
-    for path, line, sel_line, n, tolerated in expected:
+    for path, line, n, tolerated in expected:
         text = path.read_text(encoding="utf-8")
         result = lint_text(T4_POOL + "---\n" + text, str(path), options=LintOptions(jobs=1))
         offset = T4_POOL.count("\n") + 1
         got = {(f.rule, f.line - offset) for f in result.findings if f.line}
         where = f"{path.relative_to(CORPUS)}:{line}"
-        if not tolerated:  # the toleration finding, or GP306 where the selector rules the T4 pool out
-            assert ("GP305", line) in got or ("GP306", sel_line) in got, (where, sorted(got))
+        if not tolerated:  # the toleration finding, whatever else fires (GP306 where a selector excludes)
+            assert ("GP305", line) in got, (where, sorted(got))
         if n > 1:
             assert any(r == "GP307" for r, _ in got), (where, sorted(got))
         checked += 1
@@ -194,3 +192,74 @@ def test_corpus_has_no_gp207_on_non_core_groups() -> None:
     result = lint_paths([str(CORPUS / "crd")], options=LintOptions(jobs=1))
     assert not [f for f in result.findings if f.rule == "GP207"]
     assert result.summary["skipped"] > 20
+
+
+# ---- every GPU object that lacks the toleration gets GP305, whatever else fires ------------------------
+# An oracle independent of gpupool's table: pod specs (a ``containers`` list) and any other mapping with
+# ``resources`` (with the tolerations of the nearest mapping around it that has any), a GPU
+# being any resource named ``nvidia.com/gpu`` or ``gpu`` (Dynamo). Objects whose pods come from elsewhere
+# (KAITO's own nodes, a TrainJob's runtime, an LLMInferenceService's baseRefs) and templates that make no
+# pods by themselves are left out.
+NOT_JUDGED_KINDS = {"Workspace", "TrainJob", "ClusterTrainingRuntime", "TrainingRuntime",
+                    "LLMInferenceServiceConfig"}
+
+
+def _gpu_units(node, inherited):
+    """(gpus, tolerated) of each pod spec or container-like object inside ``node``."""
+    if isinstance(node, dict):
+        tols = node.get("tolerations") if "tolerations" in node else inherited
+        if isinstance(node.get("containers"), list):
+            yield _gpus(node), _tolerates({"tolerations": tols})
+            return
+        res = node.get("resources")
+        if isinstance(res, dict):  # an operator's container: image + resources (KServe's model has no image)
+            lim = res.get("limits") or res.get("requests") or {}
+            n = sum(int(v) for k, v in lim.items() if k in ("nvidia.com/gpu", "gpu") and str(v).isdigit())
+            yield n, _tolerates({"tolerations": tols})
+        for k, v in node.items():
+            if k not in ("metadata", "status"):
+                yield from _gpu_units(v, tols)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _gpu_units(v, inherited)
+
+
+def _untolerated_gpu_objects(paths):
+    for p in paths:
+        try:
+            docs = yamlio.load_file(p)
+        except Exception:
+            continue
+        for doc in docs:
+            d = doc.data
+            if not isinstance(d, dict) or not isinstance(d.get("apiVersion"), str):
+                continue
+            if d.get("kind") in NOT_JUDGED_KINDS or d["apiVersion"] == "gpupool/v1":
+                continue
+            if d.get("kind") == "LLMInferenceService" and (d.get("spec") or {}).get("baseRefs"):
+                continue
+            if any(n > 0 and not tol for n, tol in _gpu_units(d, None)):
+                meta = d.get("metadata") or {}
+                yield p, str(d["kind"]), str(meta.get("name") or meta.get("generateName"))
+
+
+def _assert_every_one_gets_gp305(paths) -> int:
+    count = 0
+    for path, kind, name in _untolerated_gpu_objects(paths):
+        result = lint_text(T4_POOL + "---\n" + path.read_text(encoding="utf-8"), str(path),
+                           options=LintOptions(jobs=1))
+        objects = [f.object or "" for f in result.findings if f.rule == "GP305"]
+        assert any(o.startswith(f"{kind} ") and (f"/{name}" in o or f" {name}" in o) for o in objects), (
+            path, kind, name, sorted({(f.rule, f.line) for f in result.findings}))
+        count += 1
+    return count
+
+
+def test_every_untolerated_gpu_object_of_the_fixtures_gets_gp305() -> None:
+    # NIMService, NIMPipeline, OME, Dynamo, LLMInferenceService, container-like custom resources...
+    assert _assert_every_one_gets_gp305(FIXTURES) >= 15
+
+
+@pytest.mark.skipif(CORPUS is None, reason=NO_CORPUS)
+def test_every_untolerated_gpu_object_of_the_corpus_gets_gp305() -> None:
+    assert _assert_every_one_gets_gp305(sorted(CORPUS.rglob("*.y*ml"))) >= 15

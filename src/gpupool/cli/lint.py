@@ -13,9 +13,10 @@ from gpupool.errors import InputError
 HELP = """Validate Kubernetes manifests (strict schemas, offline) and check GPU workloads against pools.
 
 PATHS are files, directories (recursive *.yaml, *.yml, *.json; a directory with Chart.yaml is a Helm chart,
-reported once, not linted) or - for standard input (helm template CHART | gpupool lint -: findings keep
-the template paths of its "# Source:" comments). Pool specs (GpuNodePool / NodePool) given with --pool or
-mixed into the inputs are used to check where GPU pods can land. Custom resources (PyTorchJob, RayCluster,
+reported once, not linted) or - for standard input (helm template CHART | gpupool lint -: findings show
+the stream's line, then the template path of its "# Source:" comment). Pool specs (GpuNodePool / NodePool)
+given with --pool or mixed into the inputs are checked first (one with errors is reported and not used) and
+then used to check where GPU pods can land. Custom resources (PyTorchJob, RayCluster,
 InferenceService, LeaderWorkerSet ...) get the GPU rules too; their schemas come from --crd. Exit status:
 0 no errors (see --fail-on), 1 errors, 2 bad usage or unreadable input. Rules: gpupool rules lint.
 """

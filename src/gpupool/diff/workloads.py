@@ -23,6 +23,7 @@ from gpupool.k8s.affinity import matches_node, required_terms
 from gpupool.k8s.podspecs import pod_templates
 from gpupool.k8s.quantity import format_quantity
 from gpupool.k8s.resources import extended, pod_requests
+from gpupool.k8s.runtimes import Runtimes
 from gpupool.k8s.taints import HARD_EFFECTS, format_toleration, untolerated
 from gpupool.k8s.workloads import Workload, iter_objects
 from gpupool.spec.model import API_VERSION, PoolSpec
@@ -87,6 +88,8 @@ def load_workloads(paths: Iterable[str | Path]) -> list[Located]:
     Bad YAML raises InputError (file:line). Binary files inside a directory are skipped.
     """
     out: list[Located] = []
+    runtimes = Runtimes()
+    pending: list[tuple[dict, Any, tuple, str, int | None]] = []
     for given in paths:
         p = Path(given)
         if str(given) != "-" and not p.exists():
@@ -103,13 +106,17 @@ def load_workloads(paths: Iterable[str | Path]) -> list[Located]:
                 if not isinstance(doc.data, dict) or doc.data.get("apiVersion") == API_VERSION:
                     continue
                 for obj, where in iter_objects(doc.data):
-                    found = pod_templates(obj)
-                    if not found:
-                        continue
-                    pos = yamlio.locate(doc.data, where) if where else None
-                    line = pos[0] if pos else doc.line
-                    for w in found:
-                        out.append(Located(w, doc.path, line, doc.data, tuple(where)))
+                    runtimes.add(obj)
+                    pending.append((obj, doc, tuple(where), doc.path, doc.line))
+    # Pod templates once every file is read (a TrainJob's runtime may be in another file: k8s/runtimes).
+    for obj, doc, where, path, doc_line in pending:
+        found = pod_templates(obj, runtimes or None)
+        if not found:
+            continue
+        pos = yamlio.locate(doc.data, where) if where else None
+        line = pos[0] if pos else doc_line
+        for w in found:
+            out.append(Located(w, path, line, doc.data, where))
     return out
 
 

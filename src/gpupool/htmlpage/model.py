@@ -134,7 +134,8 @@ class _Builder:
         res = self.res
         out: list[tuple[str, Finding]] = [("check", f) for f in res.check]
         if res.lint is not None:
-            out += [("lint", f) for f in res.lint.findings]
+            # lint repeats check's GP1xx errors of the pools it cannot use as landing places
+            out += [("lint", f) for f in res.lint.findings if not f.rule.startswith("GP1")]
         out += [("simulate", f) for f in self.sim.findings]
         for d in res.diffs:
             for f in d.findings:

@@ -20,6 +20,8 @@ def _expr_matches(expr: Any, labels: dict[str, str]) -> bool:
     if not isinstance(values, list):
         return False
     values = [str(v) for v in values]
+    if not isinstance(key, str):  # a malformed key (a mapping, a list): the schema's finding; matches nothing
+        return False
     present = key in labels
     if op == "In":
         return present and labels[key] in values
@@ -45,6 +47,8 @@ def term_matches(term: Any, labels: dict[str, str], node_name: str | None = None
         return False
     exprs = term.get("matchExpressions") or []
     fields = term.get("matchFields") or []
+    if not isinstance(exprs, list) or not isinstance(fields, list):
+        return False  # malformed (the schema's finding): matches nothing
     if not exprs and not fields:
         return False
     if not all(_expr_matches(e, labels) for e in exprs):

@@ -11,12 +11,16 @@ template (Service, ConfigMap, ...) are not searched, so they cost one dictionary
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources as _resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpupool.k8s.workloads import Workload, get_path, job_pods
+
+if TYPE_CHECKING:
+    from gpupool.k8s.runtimes import Runtimes
 
 _BUILTIN_GROUPS = frozenset({"", "apps", "batch", "extensions", "autoscaling", "policy"})
 
@@ -38,11 +42,15 @@ class PodEntry:
     pod_spec: tuple[str, ...] | None  # a PodSpec path ("" -> ())
     containers: tuple[str, ...]  # single-container keys of the pod spec
     container: tuple[tuple[str, ...], str] | None  # (path of the fields, resources key)
+    image: tuple[str, ...] | None  # where the container's image is, when not next to its resources
+    rename: tuple[tuple[str, str], ...]  # resource names the operator rewrites (Dynamo's gpu)
+    pod_fields: tuple[str, ...] | None  # where the pod-level fields (tolerations...) of a container are
     inherit_from: tuple[str, ...] | None
     inherit: tuple[str, ...]
     replicas: tuple[Factor, ...]
     role: str  # "" | literal | "@field"
     placement: str
+    runtime: str  # "" | trainer | llmisvc: the pods are merged with a referenced object (k8s/runtimes.py)
 
 
 @dataclass(frozen=True)
@@ -88,11 +96,15 @@ def _entry(raw: dict) -> PodEntry:
         pod_spec=_path(raw["podSpec"]) if "podSpec" in raw else None,
         containers=tuple(raw.get("containers") or ()),
         container=(_path(cont["at"]), str(cont["resources"])) if cont else None,
+        image=_path(cont["image"]) if cont and "image" in cont else None,
+        rename=tuple((str(k), str(v)) for k, v in ((cont or {}).get("rename") or {}).items()),
+        pod_fields=_path(raw["podFields"]) if "podFields" in raw else None,
         inherit_from=_path(str(inherit["from"]).lstrip("/")) if inherit else None,
         inherit=tuple(inherit.get("fields") or ()),
         replicas=tuple(_factor(f) for f in raw.get("replicas") or [1]),
         role=str(raw.get("role") or ""),
         placement=str(raw.get("placement") or ""),
+        runtime=str(raw.get("runtime") or ""),
     )
 
 
@@ -210,6 +222,55 @@ def _make(
     )
 
 
+# Pod-level fields an operator copies from a container-like object (or its holder) onto the pod it makes.
+POD_FIELDS = (
+    "nodeSelector", "affinity", "tolerations", "runtimeClassName", "priorityClassName", "schedulerName"
+)
+
+
+def image_text(image: Any) -> Any:
+    """An image as a container names it: operators that split it (NIM's ``{repository, tag}``) joined."""
+    if isinstance(image, dict):
+        repo, tag = image.get("repository"), image.get("tag")
+        if isinstance(repo, str):
+            return f"{repo}:{tag}" if isinstance(tag, str | int | float) and str(tag) else repo
+        return None
+    return image
+
+
+def _renamed(res: Any, rename: tuple[tuple[str, str], ...], at: tuple) -> tuple[Any, list]:
+    """``resources`` with the names an operator rewrites (Dynamo's ``gpu`` -> ``nvidia.com/gpu``) rewritten,
+    and the remap entries that point the new names back at the old keys."""
+    if not rename or not isinstance(res, dict):
+        return res, []
+    table = dict(rename)
+    out: dict = {}
+    maps: list = []
+    for section, values in res.items():
+        if isinstance(values, dict) and any(k in table for k in values):
+            new = {}
+            for k, v in values.items():
+                name = table.get(k, k) if isinstance(k, str) else k
+                new[name] = v
+                if name != k:
+                    maps.append((("containers", 0, "resources", section, name), (*at, section, k)))
+            out[section] = new
+        else:
+            out[section] = values
+    return out, maps
+
+
+def _pod_fields(spec: dict, pod: Any, at: tuple) -> list:
+    """Copy the pod-level fields of ``pod`` (found at ``at``) into ``spec``; the remap entries for them."""
+    maps: list = []
+    if isinstance(pod, dict):
+        for f in POD_FIELDS:
+            if f in pod:
+                spec[f] = pod[f]
+                maps.append(((f,), (*at, f)))
+    return maps
+
+
 def _from_entry(entry: PodEntry, obj: dict, kind: str) -> list[Workload]:
     out: list[Workload] = []
     for epath, el, key_role in _elements(entry, obj):
@@ -226,11 +287,19 @@ def _from_entry(entry: PodEntry, obj: dict, kind: str) -> list[Workload]:
             fields = get_path(el, cpath)
             if not isinstance(fields, dict):
                 continue
-            c = {"name": role or "main", "image": fields.get("image"), "resources": fields.get(rkey)}
-            spec = {"containers": [c]}
-            tpl = {"metadata": {}, "spec": spec}
+            image = get_path(el, entry.image) if entry.image is not None else fields.get("image")
             at = (*epath, *cpath)
-            remap = ((("containers", 0, "resources"), (*at, rkey)), (("containers", 0), at), ((), epath))
+            res, maps = _renamed(fields.get(rkey), entry.rename, (*at, rkey))
+            c = {"name": role or "main", "image": image_text(image), "resources": res}
+            spec: dict = {"containers": [c]}
+            if entry.pod_fields is not None:
+                pod = get_path(el, entry.pod_fields)
+                maps += _pod_fields(spec, pod, (*epath, *entry.pod_fields))
+            tpl = {"metadata": {}, "spec": spec}
+            # Pod-level findings (a missing toleration) point where the pod's fields go.
+            pod_at = (*epath, *entry.pod_fields) if entry.pod_fields is not None else epath
+            maps += [(("containers", 0, "resources"), (*at, rkey)), (("containers", 0), at), ((), pod_at)]
+            remap = tuple(maps)
             out.append(_make(obj, kind, role, tpl, epath, spec, (), replicas, entry.placement, remap))
             continue
         if entry.pod_spec is not None:
@@ -279,11 +348,25 @@ def _looks_like_pod_spec(node: dict) -> bool:
     return all(isinstance(c, dict) and ("image" in c or "name" in c) for c in cs)
 
 
-def _by_shape(obj: dict, kind: str) -> list[Workload]:
-    """Pod specs found by shape anywhere in ``obj`` (outside metadata and status)."""
-    found: list[tuple[tuple, dict, tuple | None, dict | None, int | None]] = []
+def _looks_like_container(node: dict) -> bool:
+    """An object an operator turns into a container: an ``image`` and ``resources`` with requests or limits
+    (NIM's ``spec``, OME's ``runner``, a chart-like ``modelSpec`` entry)."""
+    res = node.get("resources")
+    return (
+        "image" in node
+        and isinstance(res, dict)
+        and (isinstance(res.get("limits"), dict) or isinstance(res.get("requests"), dict))
+    )
 
-    def walk(node: Any, path: tuple, parent: Any, grand: Any) -> None:
+
+def _by_shape(obj: dict, kind: str) -> list[Workload]:
+    """Pod specs found by shape anywhere in ``obj`` (outside metadata and status); where there is none,
+    container-like objects (image + resources), with the pod-level fields (tolerations, nodeSelector,
+    affinity...) of the nearest object around them that has any."""
+    found: list[tuple[tuple, dict, tuple | None, dict | None, int | None]] = []
+    loose: list[tuple[tuple, dict, tuple, dict | None, int | None]] = []
+
+    def walk(node: Any, path: tuple, parent: Any, grand: Any, up: tuple) -> None:
         if isinstance(node, dict):
             if _looks_like_pod_spec(node):
                 tpl = parent if isinstance(parent, dict) and path and path[-1] == "spec" else None
@@ -291,26 +374,44 @@ def _by_shape(obj: dict, kind: str) -> list[Workload]:
                 n = _count(holder.get("replicas")) if isinstance(holder, dict) else None
                 found.append((path, node, path[:-1] if tpl is not None else None, tpl, n))
                 return
+            chain = (*up, (path, node))
+            if _looks_like_container(node):
+                pod_at, pod = next(((p, d) for p, d in reversed(chain) if any(f in d for f in POD_FIELDS)),
+                                   ((), None))
+                n = next((_count(d.get("replicas")) for _, d in reversed(chain) if "replicas" in d), None)
+                loose.append((path, node, pod_at, pod, n))
             for k, v in node.items():
                 if isinstance(v, dict | list) and not (not path and k in ("metadata", "status")):
-                    walk(v, (*path, k), node, parent)
+                    walk(v, (*path, k), node, parent, chain)
         elif isinstance(node, list):
             for i, v in enumerate(node):
                 if isinstance(v, dict | list):
-                    walk(v, (*path, i), parent, grand)
+                    walk(v, (*path, i), parent, grand, up)
 
-    walk(obj, (), None, None)
+    walk(obj, (), None, None, ())
     out = []
     for spath, spec, tpath, tpl, n in found:
         role = ".".join(str(p) for p in spath) if len(found) > 1 else ""
         template = tpl if tpl is not None else {"metadata": {}, "spec": spec}
         out.append(_make(obj, kind, role, template, tpath if tpath is not None else spath, spec, spath,
                          1 if n is None else n))
+    if found:
+        return out
+    for cpath, fields, pod_at, pod, n in loose:
+        role = ".".join(str(p) for p in cpath) if len(loose) > 1 else ""
+        c = {"name": _slug(role or "main"), "image": image_text(fields.get("image")),
+             "resources": fields.get("resources")}
+        spec: dict = {"containers": [c]}
+        maps = _pod_fields(spec, pod, pod_at)
+        maps += [(("containers", 0), cpath), ((), cpath)]
+        out.append(_make(obj, kind, role, {"metadata": {}, "spec": spec}, cpath, spec, (),
+                         1 if n is None else n, "", tuple(maps)))
     return out
 
 
-def pod_templates(obj: Any) -> list[Workload]:
-    """Every pod template of ``obj`` (empty for objects without one)."""
+def pod_templates(obj: Any, runtimes: Runtimes | None = None) -> list[Workload]:
+    """Every pod template of ``obj`` (empty for objects without one). ``runtimes``: the objects among the
+    inputs that other objects take their pods from (:class:`gpupool.k8s.runtimes.Runtimes`)."""
     if not isinstance(obj, dict):
         return []
     kind = obj.get("kind")
@@ -320,6 +421,8 @@ def pod_templates(obj: Any) -> list[Workload]:
     group = api.rpartition("/")[0] if isinstance(api, str) else ""
     shape = table().get((group, kind))
     if shape is not None:
+        if shape.entries and shape.entries[0].runtime:
+            return _with_runtime(shape, obj, kind, runtimes)
         out: list[Workload] = []
         for entry in shape.entries:
             out.extend(_from_entry(entry, obj, kind))
@@ -327,3 +430,33 @@ def pod_templates(obj: Any) -> list[Workload]:
     if group in _BUILTIN_GROUPS or (group.endswith("k8s.io") and not group.endswith("x-k8s.io")):
         return []  # built-in kinds without pod templates (Service, ConfigMap, RBAC, ...)
     return _by_shape(obj, kind)
+
+
+def _with_runtime(shape: KindShape, obj: dict, kind: str, runtimes: Runtimes | None) -> list[Workload]:
+    """Pods of a kind that takes its pod template from another object (k8s/runtimes.py): assembled with it
+    when it is among the inputs, else the object's own part, not judged for placement (``unresolved``)."""
+    from gpupool.k8s import runtimes as rt
+
+    how = shape.entries[0].runtime
+    if how == "trainer":
+        got = rt.trainjob_pods(obj, runtimes, _make)
+        if got is not None:
+            return got
+        rkind, rname = rt._runtime_ref(obj)
+        missing = f"{rkind} {rname or '<no runtimeRef.name>'}"
+        src = obj
+    else:
+        spec, absent = rt.llmisvc_spec(obj, runtimes)
+        if spec is not None:
+            merged = {**obj, "spec": spec}
+            out = []
+            for entry in shape.entries:
+                out.extend(_from_entry(entry, merged, kind))
+            return out
+        missing = "LLMInferenceServiceConfig " + ", ".join(absent)
+        src = obj
+    out = []
+    for entry in shape.entries:
+        for w in _from_entry(entry, src, kind):
+            out.append(dataclasses.replace(w, placement="runtime", unresolved=missing))
+    return out

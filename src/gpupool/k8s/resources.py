@@ -55,15 +55,20 @@ def _max(a: Resources, b: Resources) -> None:
             a[k] = v
 
 
+def _items(value: Any) -> list:
+    """A container list as written; anything else (a number, a mapping: the schema's finding) is none."""
+    return value if isinstance(value, list) else []
+
+
 def _pod_total(pod_spec: Any, per_container: Callable[[Any], Resources]) -> Resources:
     if not isinstance(pod_spec, dict):
         return {}
     total: Resources = {}
-    for c in pod_spec.get("containers") or []:
+    for c in _items(pod_spec.get("containers")):
         _add(total, per_container(c))
     sidecars: Resources = {}
     init_peak: Resources = {}
-    for c in pod_spec.get("initContainers") or []:
+    for c in _items(pod_spec.get("initContainers")):
         r = per_container(c)
         if isinstance(c, dict) and c.get("restartPolicy") == "Always":
             _add(total, r)

@@ -62,6 +62,7 @@ class Workload:
     role: str = ""  # which pod template of the object ("Worker", a Ray worker group...); "" when only one
     placement: str = ""  # "" | operator | runtime (gpupool.k8s.podspecs: who decides where the pods go)
     remap: tuple = ()  # ((path in pod_spec, path in obj), ...) where pod_spec is assembled from parts
+    unresolved: str = ""  # the object this pod's placement comes from, when it is not among the inputs
 
     @property
     def ref(self) -> str:

@@ -32,6 +32,7 @@ from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity, exit_code, sort_key
 from gpupool.gcpolicy import YOUNG_THRESHOLD
 from gpupool.k8s import podspecs
+from gpupool.k8s.runtimes import Runtimes
 from gpupool.lint import apiserver, reader, schema
 from gpupool.lint.config import ANNOTATION, LintConfig, parse_ignore_annotation, resolve_rule
 from gpupool.lint.crd import CrdSet, load_crds
@@ -200,6 +201,8 @@ class Linter:
         self.crds: CrdSet = load_crds(crd_paths, self.strict) if crd_paths else CrdSet()
         self.pools = list(pools)
         self.index = PoolIndex(self.pools, options.kubernetes_version or cfg.kubernetes_version)
+        self.runtimes: Runtimes | None = None  # objects other objects take their pods from (k8s/runtimes)
+        self.pool_findings: list[Finding] = []  # GP1xx errors of pools not used as landing places
         self.levels = dict(cfg.levels)
         if self.reject_unknown:
             self.levels["GP208"] = Severity.ERROR
@@ -441,14 +444,16 @@ class Linter:
                 else:
                     msg = f"no schema for {schema.safe(kind)} {schema.safe(api)}{_CUSTOM_SKIPPED}"
                 found.append(_finding("GP208", Severity.INFO, msg, path, at(()), ref))
-            templates = podspecs.pod_templates(obj)
+            templates = podspecs.pod_templates(obj, self.runtimes)
             for w in templates:
                 found.extend(check_workload(w, self.index, path=path, root=root, base=base, ref=ref))
             if len(templates) > 1:  # two roles sharing one template (an LWS leader without its own)
                 seen: set[tuple] = set()
                 unique = []
                 for f in found:
-                    k = (f.rule, f.line, f.column, f.message)
+                    # one placeholder finding per object (GP212), whichever template holds the first
+                    k = ("GP212",) if f.rule == "GP212" and "placeholders" in (f.extra or {}) else (
+                        f.rule, f.line, f.column, f.message)
                     if k not in seen:
                         seen.add(k)
                         unique.append(f)
@@ -664,26 +669,52 @@ def _pools_in(path: str, text: str) -> list[PoolSpec]:
     return out
 
 
-def _scan_pools(files: list[str], stdin_text: str | None) -> list[PoolSpec]:
+_RUNTIME_MARKERS = (b"TrainingRuntime", b"LLMInferenceServiceConfig")
+
+
+def _runtimes_in(path: str, text: str, into: Runtimes) -> None:
+    try:
+        docs = yamlio.load_documents(text, path)
+    except InputError:
+        return  # reported when the file is linted
+    for doc in docs:
+        for obj, _ in reader.objects(doc.data):
+            into.add(obj)
+
+
+def _scan_inputs(files: list[str], stdin_text: str | None) -> tuple[list[PoolSpec], Runtimes]:
+    """What must be known before any object is linted, in one read of each file: the pool specs, and the
+    TrainJob runtimes and LLMInferenceService configs (an object finds its runtime in any file of the run).
+    Only files holding their markers are parsed here."""
     marker = pool_spec.model.API_VERSION.encode()
-    out: list[PoolSpec] = []
+    pools: list[PoolSpec] = []
+    runtimes = Runtimes()
     for f in files:
         if f == reader.STDIN:
             if stdin_text is not None:
-                out.extend(_pools_in(reader.STDIN_NAME, stdin_text))
+                pools.extend(_pools_in(reader.STDIN_NAME, stdin_text))
+                if any(m.decode() in stdin_text for m in _RUNTIME_MARKERS):
+                    _runtimes_in(reader.STDIN_NAME, stdin_text, runtimes)
             continue
         try:
             with open(f, "rb") as fh:
                 raw = fh.read(yamlio.MAX_FILE_BYTES + 1)
         except OSError:
             continue
-        if marker in raw and len(raw) <= yamlio.MAX_FILE_BYTES:
+        if len(raw) > yamlio.MAX_FILE_BYTES:
+            continue
+        has_pool = marker in raw
+        has_runtime = any(m in raw for m in _RUNTIME_MARKERS)
+        if has_pool or has_runtime:
             try:
                 text = yamlio.decode(raw, f)
             except InputError:
                 continue
-            out.extend(_pools_in(f, text))
-    return out
+            if has_pool:
+                pools.extend(_pools_in(f, text))
+            if has_runtime:
+                _runtimes_in(f, text, runtimes)
+    return pools, runtimes
 
 
 # ---- running -----------------------------------------------------------------------------------------
@@ -800,6 +831,8 @@ def _summary(linter: Linter, rep: _Report, findings: list[Finding], pools: list[
         "kubernetesVersion": linter.version,
         "strict": linter.strict,
         "pools": [p.name for p in pools],
+        # pools with GP1xx errors (their findings are in the output): not used as landing places
+        "poolsRejected": sorted({p.name for p in pools} - {p.name for p in linter.pools}),
     }
 
 
@@ -824,6 +857,22 @@ def merge_pools(pools: Sequence[PoolSpec]) -> list[PoolSpec]:
     return out
 
 
+def vet_pools(pools: Sequence[PoolSpec]) -> tuple[list[PoolSpec], list[Finding]]:
+    """Pools checked first, as ``gpupool check`` checks them: (the pools without GP1xx errors, the findings
+    of those with errors). A pool AKS would refuse (retired VM size, GPU pool without its taint...) is no
+    place for a workload to land; its findings are lint's too (exit 1)."""
+    if not pools:
+        return [], []
+    from gpupool.design.check import check_pools
+
+    found = check_pools(list(pools))
+    bad = {
+        (f.path, f.object) for f in found if f.severity is Severity.ERROR
+    }
+    usable = [p for p in pools if (p.where.path, p.label) not in bad]
+    return usable, [f for f in found if (f.path, f.object) in bad]
+
+
 def _prepare(
     paths: Sequence[str],
     pools: Sequence[PoolSpec] | None,
@@ -841,9 +890,13 @@ def _prepare(
     if cfg is not None and cfg.pools:
         for p in cfg.pools:
             all_pools.extend(pool_spec.load_pools(p))
-    all_pools.extend(_scan_pools(files, stdin_text))
+    scanned, runtimes = _scan_inputs(files, stdin_text)
+    all_pools.extend(scanned)
     all_pools = merge_pools(all_pools)
-    linter = Linter(all_pools, options)
+    usable, rejected = vet_pools(all_pools)
+    linter = Linter(usable, options)
+    linter.pool_findings = rejected
+    linter.runtimes = runtimes or None
     linter.explicit = found.explicit
     linter.charts = found.charts
     return linter, files, stdin_text, all_pools
@@ -902,7 +955,7 @@ def _collapse_skipped(findings: list[Finding]) -> list[Finding]:
 
 
 def _result(linter: Linter, rep: _Report, pools: list[PoolSpec]) -> LintResult:
-    every = sorted(rep.findings, key=sort_key)
+    every = sorted([*rep.findings, *linter.pool_findings], key=sort_key)
     findings = _collapse_skipped(every)
     results = sorted(rep.results, key=lambda r: (r.path, r.line or 0))
     summary = _summary(linter, rep, findings, pools)
@@ -919,7 +972,13 @@ def lint_text(
     """Lint manifests given as text (``path`` is only the name used in findings)."""
     options = options or LintOptions()
     all_pools = merge_pools(list(pools or ()) + _pools_in(path, text))
-    linter = Linter(all_pools, options)
+    usable, rejected = vet_pools(all_pools)
+    linter = Linter(usable, options)
+    linter.pool_findings = rejected
+    runtimes = Runtimes()
+    if any(m.decode() in text for m in _RUNTIME_MARKERS):
+        _runtimes_in(path, text, runtimes)
+    linter.runtimes = runtimes or None
     with _gc_tuned():
         rep = linter.lint_source(path, text)
     return _result(linter, rep, all_pools)

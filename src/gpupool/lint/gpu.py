@@ -222,10 +222,11 @@ _SHAPE_FIELDS = ("nodeSelector", "affinity", "tolerations", "overhead")
 def _shape_key(workload: Workload) -> tuple | None:
     """Everything the workload rules read, as a memo key: equal keys, equal findings (but for positions,
     path and object name). The rules see the workload only through :class:`WorkloadContext`: its kind,
-    placement and pod spec path, and of the pod spec the containers' and init containers' resources,
-    restartPolicy and image (with their order), the overhead, and the nodeSelector, affinity and
-    tolerations (their presence too: ``spec_key``); for a DaemonSet also which GPU stack part its
-    containers run (GP309/GP312: ``gpustack.classify`` of their commands, names and images)."""
+    placement, unresolved reference (GP315) and pod spec path, and of the pod spec the containers' and
+    init containers' resources, restartPolicy and image (with their order), the overhead, and the
+    nodeSelector, affinity and tolerations (their presence too: ``spec_key``); for a DaemonSet also which
+    GPU stack part its containers run (GP309/GP312: ``gpustack.classify`` of their commands, names and
+    images)."""
     spec = workload.pod_spec
     part = None
     if workload.kind == "DaemonSet":
@@ -246,7 +247,8 @@ def _shape_key(workload: Workload) -> tuple | None:
     fields = [spec.get(k, _MISSING) for k in _SHAPE_FIELDS]
     # repr() of parsed YAML values (str, int, float, bool, None, dicts and lists of them) tells equal ones
     # from different ones (1, 1.0, True and "1" included); another key order only costs a miss.
-    return workload.kind, workload.placement, workload.pod_spec_path, part, repr((containers, fields))
+    return (workload.kind, workload.placement, workload.unresolved, workload.pod_spec_path, part,
+            repr((containers, fields)))
 
 
 def _selects(spec: dict, view: PoolView) -> bool:
@@ -381,11 +383,15 @@ class WorkloadContext:
 
     @cached_property
     def candidates(self) -> list[PoolView]:
-        """Pools the pod is meant for, to judge its size against even when it cannot land yet: those it can
-        land on (offering its GPUs), else those its selectors accept (a missing toleration is GP305's
-        finding, not a reason to skip the others), else every pool offering its GPUs."""
+        """Pools the pod is meant for, to judge its size against even when it cannot land yet. A GPU pod:
+        those it can land on (offering its GPUs), else those its selectors accept (a missing toleration is
+        GP305's finding, not a reason to skip the others), else every pool offering its GPUs. A pod without
+        GPUs: only the pools it can land on (a CPU pod that does not tolerate the GPU pool's taint is not
+        meant for it)."""
         gpu = bool(self.requests)
-        fits = [f for f in self.fits if f.offers_all] if gpu else list(self.fits)
+        if not gpu:  # a pod without GPUs is judged only against pools it can land on
+            return [f.view for f in self.fits if f.lands]
+        fits = [f for f in self.fits if f.offers_all]
         for pick in (lambda f: f.lands, lambda f: f.selector_ok, lambda f: gpu):
             chosen = [f.view for f in fits if pick(f)]
             if chosen:

@@ -110,10 +110,22 @@ def heading(con: Console, markup: str) -> None:
         con.print(f"── {markup} ──")
 
 
+def where_text(f: Finding) -> str:
+    """``file:line:col`` of a finding; for one moved to a ``# Source:`` template of a rendered stream (lint,
+    ``extra`` stream/streamLine), the real file and line first and the template's second:
+    ``rendered.yaml:40:9 (app/templates/job.yaml:12:9)``."""
+    where = f.location()
+    extra = f.extra or {}
+    stream, line = extra.get("stream"), extra.get("streamLine")
+    if isinstance(stream, str) and isinstance(line, int) and where:
+        return f"{stream}:{line}" + (f":{f.column}" if f.column else "") + f" ({where})"
+    return where
+
+
 def finding_line(f: Finding, con: Console) -> None:
     from rich.markup import escape
 
-    where = f.location()
+    where = where_text(f)
     prefix = f"{escape(where)}: " if where else ""
     obj = f"{escape(f.object)}: " if f.object else ""
     sev = f"[{_STYLE[f.severity]}]{f.severity.value}[/]"
@@ -160,6 +172,9 @@ def resources_summary(summary: dict) -> str:
         tail += f", {plural(summary['charts'], 'Helm chart')} not linted"
     if summary.get("suppressed"):
         tail += f", {summary['suppressed']} suppressed"
+    rejected = summary.get("poolsRejected")
+    if rejected:  # pool specs with GP1xx errors: reported above, not used as landing places
+        tail += f"; pool{'s' if len(rejected) > 1 else ''} with errors not used: {', '.join(rejected)}"
     return f"{line} ({tail})"
 
 
@@ -172,7 +187,7 @@ def plain_lines(findings: Iterable[Finding], group_by_file: bool = True) -> Iter
             if last_path is not None:
                 yield ""
             last_path = f.path
-        where = f.location()
+        where = where_text(f)
         prefix = f"{where}: " if where else ""
         obj = f"{f.object}: " if f.object else ""
         yield f"{prefix}{f.severity.value} {f.rule} {obj}{f.message}"

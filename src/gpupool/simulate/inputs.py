@@ -19,6 +19,7 @@ from gpupool.errors import InputError
 from gpupool.errors import safe_text as _safe
 from gpupool.k8s.podspecs import pod_templates
 from gpupool.k8s.quantity import parse_quantity, try_quantity
+from gpupool.k8s.runtimes import Runtimes
 from gpupool.k8s.workloads import Workload, containers, iter_objects
 from gpupool.spec import is_pool_document, parse_pool
 from gpupool.spec.load import check_unique
@@ -151,6 +152,8 @@ def load_inputs(paths: Iterable[str | Path], require_pools: bool = True) -> Inpu
 
     ``require_pools=False``: pools may come from elsewhere (a snapshot of the real cluster)."""
     out = Inputs()
+    runtimes = Runtimes()
+    pending: list[tuple[dict, str, _Where, str, int | None]] = []
     for p in paths:
         name = str(p)
         text = yamlio.read_text(p)
@@ -185,13 +188,18 @@ def load_inputs(paths: Iterable[str | Path], require_pools: bool = True) -> Inpu
                     pc = _priority_class(obj, where)
                     out.priority_classes[pc.name] = pc
                     continue
-                found = pod_templates(obj)  # built-in workloads and workload custom resources alike
-                if not found:
-                    out.ignored[kind] = out.ignored.get(kind, 0) + 1
-                    continue
-                for w in found:
-                    _check_resources(w, where)
-                    out.workloads.append(WorkloadInput(w, doc.path, line, len(out.workloads)))
+                runtimes.add(obj)
+                pending.append((obj, kind, where, doc.path, line))
+    # Pod templates once every file is read: a TrainJob or LLMInferenceService finds its runtime or config
+    # in any of them (gpupool.k8s.runtimes).
+    for obj, kind, where, path, line in pending:
+        found = pod_templates(obj, runtimes or None)  # built-in workloads and workload custom resources alike
+        if not found:
+            out.ignored[kind] = out.ignored.get(kind, 0) + 1
+            continue
+        for w in found:
+            _check_resources(w, where)
+            out.workloads.append(WorkloadInput(w, path, line, len(out.workloads)))
     if not out.pools and require_pools:
         raise InputError(
             None,

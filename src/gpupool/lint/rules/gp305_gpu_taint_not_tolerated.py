@@ -2,7 +2,9 @@
 
 What it checks
   With pools given: a pod that requests GPU resources must tolerate every ``NoSchedule`` / ``NoExecute``
-  taint of at least one pool that advertises them and that its nodeSelector/affinity allows. Tolerations are
+  taint of at least one pool that advertises them and that its nodeSelector/affinity allows (when the
+  selectors allow none, of any pool that advertises them: GP306 reports the selector beside this finding;
+  when no pool advertises the resource name, of any GPU pool: GP304 beside it). Tolerations are
   matched as kube-scheduler does (operator ``Equal`` compares key and value, ``Exists`` only the key, an
   empty key with ``Exists`` tolerates everything, an empty effect matches every effect). The taint AKS adds
   to Spot pools (``kubernetes.azure.com/scalesetpriority=spot:NoSchedule``) counts too.
@@ -10,10 +12,12 @@ What it checks
   Like every GPU rule it looks at every pod template of an object: built-in workloads, and the workload
   custom resources of Kubeflow (PyTorchJob, TFJob, MPIJob, XGBoostJob, PaddleJob, JAXJob, Notebook,
   TrainJob), KubeRay (RayCluster, RayJob, RayService), KServe (InferenceService, LLMInferenceService),
-  LeaderWorkerSet, JobSet, Volcano Job, KAITO Workspace, Argo Workflows and Kueue Workload by their documented
-  paths (``k8s/data/pod_templates.yaml``), any other object by the shape of a pod spec. TrainJob and
-  LLMInferenceService take tolerations from their runtime/configs and KAITO provisions its own nodes: not
-  judged here.
+  LeaderWorkerSet, JobSet, Volcano Job, KAITO Workspace, Argo Workflows, Kueue Workload, NVIDIA NIM
+  (NIMService, NIMPipeline), OME (ClusterServingRuntime, ServingRuntime, InferenceService) and NVIDIA Dynamo
+  (DynamoGraphDeployment) by their documented paths (``k8s/data/pod_templates.yaml``), any other object by
+  the shape of a pod spec or of a container (``image`` + ``resources``). TrainJob and LLMInferenceService
+  are judged merged with their runtime / ``baseRefs`` configs when those are among the inputs (GP315 when
+  not); KAITO provisions its own nodes: not judged here.
 
 Why
   The pod stays Pending: ``0/3 nodes are available: 1 node(s) had untolerated taint {sku: gpu}, ...``
@@ -69,7 +73,11 @@ SUMMARY = "The GPU pod does not tolerate a NoSchedule/NoExecute taint of any poo
 def check(ctx: WorkloadContext) -> Iterator[Finding]:
     if not ctx.requests or not ctx.views:
         return
-    candidates = [f for f in ctx.fits if f.offers_all and f.selector_ok]
+    # The pools the pod is meant for: those offering its GPUs (that its selectors accept, else all of
+    # them: GP306 reports the selector, this rule the taint, neither hides the other), else the GPU pools
+    # (a resource name no pool advertises is GP304's finding; the taint is still missing).
+    offering = [f for f in ctx.fits if f.offers_all] or [f for f in ctx.fits if f.view.is_gpu]
+    candidates = [f for f in offering if f.selector_ok] or offering
     if not candidates or any(not f.untolerated for f in candidates):
         return
     wanted = ", ".join(sorted(ctx.requests))

@@ -2,7 +2,8 @@
 
 What it checks
   With pools given: a workload (not a DaemonSet) that requests no GPU resource but tolerates every
-  ``NoSchedule``/``NoExecute`` taint of a tainted GPU pool (and whose nodeSelector/affinity allows that pool).
+  ``NoSchedule``/``NoExecute`` taint of a tainted GPU pool (and whose nodeSelector/affinity allows that pool)
+  with a toleration of its own: a pod without tolerations is never reported.
 
 Why
   A toleration allows a pod onto a node; it does not send it there. Such a pod can be scheduled onto an
@@ -29,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from gpupool.design.node import is_gpu_resource
 from gpupool.findings import Finding, Severity
 from gpupool.k8s.taints import tolerates
 
@@ -44,11 +46,16 @@ SUMMARY = "Tolerates a GPU pool's taints without requesting a GPU: it may take a
 def check(ctx: WorkloadContext) -> Iterator[Finding]:
     if ctx.requests or not ctx.views or ctx.workload.kind == "DaemonSet":
         return
+    if any(is_gpu_resource(name) for _, _, name, _ in ctx.extended_entries):
+        return  # it names a GPU resource whose quantity is not a number ($GPUS): GP212's finding
+    tols = ctx.pod_spec.get("tolerations")
+    if not isinstance(tols, list) or not tols:
+        return  # no toleration at all (a pod whose placement is decided elsewhere lands "everywhere")
     hits = [f for f in ctx.fits if f.view.is_gpu and f.view.hard_taints and f.lands]
+    hits = [f for f in hits if any(tolerates(t, taint) for taint in f.view.hard_taints for t in tols)]
     if not hits:
         return
     at = ctx.spec_key("tolerations")
-    tols = ctx.pod_spec.get("tolerations")
     if isinstance(tols, list):
         taint = hits[0].view.hard_taints[0]
         for i, tol in enumerate(tols):

@@ -5,7 +5,9 @@ What it checks
   With pools given: the pod's effective CPU and memory requests (sum over containers, or the largest init
   container, plus overhead, as kube-scheduler computes them) must fit the allocatable of one node of at
   least one pool the pod can land on (nodeSelector, affinity and taints; for a GPU pod, a pool that
-  advertises its GPUs; a pod that lacks a toleration is judged against the pools it selects). Allocatable is
+  advertises its GPUs; a GPU pod that lacks a toleration is judged against the pools it selects; a pod
+  without GPUs only against pools it can land on, so a CPU pod that does not tolerate a tainted GPU pool is
+  never judged against it). Allocatable is
   the VM size's vCPUs and memory less the AKS reservations (kube-reserved CPU by core count, kube-reserved
   memory and the eviction threshold by Kubernetes version), computed by the same code as ``gpupool
   simulate`` (``simulate.nodes.node_shape``). Ephemeral storage is not judged (the OS disk size is not in
