@@ -33,16 +33,22 @@ def _finding(tmp_path: Path, rule: str, **fields) -> dict:
 
 
 @pytest.mark.parametrize(
-    ("os_sku", "version", "want"),
+    ("os_sku", "version", "today", "want", "severity"),
     [
-        ("Windows2022", None, "use osSku: Windows2025 or WindowsAnnual"),  # never Windows2022 itself
-        ("Windows2019", "1.32", "use osSku: Windows2022 or Windows2025"),
-        ("Windows2022", "1.31", "use osSku: WindowsAnnual"),  # Windows2025 starts at 1.32
+        # 58 days before Windows2022's retirement: a warning; never Windows2022 itself, nor the retired
+        # WindowsAnnual (2026-05-15)
+        ("Windows2022", None, "2028-05-03", "use osSku: Windows2025", "warning"),
+        ("Windows2019", "1.32", "2026-12-03", "use osSku: Windows2022 or Windows2025", "error"),
+        ("Windows2022", "1.31", "2028-05-03", "use a supported OS SKU", "warning"),  # Windows2025: 1.32+
     ],
 )
-def test_retiring_os_sku_fix_names_other_skus(tmp_path, os_sku: str, version: str | None, want: str) -> None:
+def test_retiring_os_sku_fix_names_other_skus(
+    tmp_path, monkeypatch, os_sku: str, version: str | None, today: str, want: str, severity: str
+) -> None:
+    monkeypatch.setenv("GPUPOOL_TODAY", today)
     fields = {"osSku": os_sku, **({"kubernetesVersion": version} if version else {})}
-    assert _finding(tmp_path, "GP135", **fields)["fix"] == want
+    f = _finding(tmp_path, "GP135", **fields)
+    assert f["fix"] == want and f["severity"] == severity
 
 
 def test_bad_gpupool_today_is_one_line_exit_2(tmp_path, monkeypatch) -> None:
@@ -99,7 +105,8 @@ def test_max_pods_room_message_and_fix(tmp_path, fields: dict, message: str, fix
 @pytest.mark.parametrize(
     ("os_sku", "fix"),
     [
-        ("Windows2022", "use osSku: Windows2025 or WindowsAnnual, or set kubernetesVersion within 1.23-1.36"),
+        # WindowsAnnual retired on 2026-05-15: no longer suggested
+        ("Windows2022", "use osSku: Windows2025, or set kubernetesVersion within 1.23-1.36"),
         ("AzureLinux3", "use osSku: Ubuntu (AKS picks the Ubuntu release for the version), or set "
          "kubernetesVersion within 1.28-1.36"),
     ],

@@ -308,9 +308,12 @@ def test_fail_on_and_clean_exit(tmp_path):
     out = tmp_path / "r.html"
     assert run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "-o", str(out)).exit_code == 0
     assert run_cli("report", str(EXAMPLES / "mistakes.yaml"), "-o", str(out)).exit_code == 1
+    # spec errors are never a pass: --fail-on none still exits 1 (the page is written: it shows why)
     none = run_cli("report", str(EXAMPLES / "mistakes.yaml"), "-o", str(out), "--fail-on", "none")
-    assert none.exit_code == 0
+    assert none.exit_code == 1 and "error(s) in the pool specs" in none.stderr
     assert out.read_text().rstrip().endswith("</html>")
+    warn = run_cli("report", str(EXAMPLES / "t4-time-sliced-spot.yaml"), "-o", str(out), "--fail-on", "none")
+    assert warn.exit_code == 0  # warnings only: --fail-on none lets them pass
 
 
 def test_fifty_pools_fit_in_two_megabytes(tmp_path):

@@ -34,10 +34,15 @@ class Gpu:
     mig: dict[str, str]  # AKS profile (MIG1g..) -> MIG device name (1g.5gb); empty when no MIG on AKS
     source: str
     as_of: str
+    mig_hardware: bool = True  # False: the GPU itself has no MIG (migHardwareSource): a profile is impossible
 
     @property
     def mig_capable(self) -> bool:
         return bool(self.mig)
+
+
+RETIREMENT_WARNING_DAYS = 90
+"""A retirement within this many days of today is a warning naming the date; on or after it, an error."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +64,26 @@ class VmSize:
     as_of: str
     unverified: tuple[str, ...] = ()  # fields (memory, gpus) no primary source confirms: never errors
     os_skus: tuple[str, ...] = ()  # the OS SKUs AKS supports the size on; empty: no limit recorded
-    origin: str = "catalog"  # catalog | list-skus (described by the user's `az vm list-skus` output)
+    origin: str = "catalog"  # catalog | list-skus (--skus FILE) | declared (.gpupool.yaml sizes:)
+    os_skus_proof: str | None = None  # a primary source that the size cannot work on other OS SKUs
+    min_node_image: str | None = None  # the oldest AKS node image the size works on
+
+    def retirement(self, on: Any = None) -> tuple[str, int] | None:
+        """(``retired`` | ``retiring``, days) judged on ``on`` (default: catalog.aks.today()): retired on or
+        after the date (days since), retiring within 90 days before it (days left); None otherwise."""
+        if not self.retired:
+            return None
+        import datetime as dt
+
+        from gpupool.catalog import aks
+
+        day = on or aks.today()
+        date = dt.date.fromisoformat(self.retired)
+        if day >= date:
+            return "retired", (day - date).days
+        if (date - day).days <= RETIREMENT_WARNING_DAYS:
+            return "retiring", (date - day).days
+        return None
 
     @property
     def is_gpu(self) -> bool:
@@ -111,6 +135,7 @@ class OsSku:
     source: str
     as_of: str
     retired: str | None = None  # the date AKS stopped supporting it
+    preview: bool = False  # AKS offers the OS SKU as a preview only
 
 
 @cache
@@ -127,8 +152,13 @@ def gpus() -> dict[str, Gpu]:
             mig=dict(row["mig"] or {}),
             source=row["source"],
             as_of=str(row["asOf"]),
+            mig_hardware=bool(row.get("migHardware", True)),
         )
     return out
+
+
+def mig_hardware_source() -> str:
+    return str(_data("gpus.yaml")["migHardwareSource"])
 
 
 @cache
@@ -172,6 +202,8 @@ def vm_sizes() -> dict[str, VmSize]:
             as_of=str(fam["asOf"]),
             unverified=unverified,
             os_skus=tuple(fam.get("osSkus") or ()),
+            os_skus_proof=fam.get("osSkusProof"),
+            min_node_image=fam.get("minNodeImage"),
         )
     return out
 
@@ -257,6 +289,7 @@ def os_skus() -> dict[str, OsSku]:
             source=v["source"],
             as_of=str(v["asOf"]),
             retired=str(v["retired"]) if v.get("retired") else None,
+            preview=bool(v.get("preview", False)),
         )
     return out
 
@@ -411,8 +444,9 @@ def close_os_skus(name: str, n: int = 3) -> list[str]:
 
 
 def newest_kubernetes_version() -> str:
-    """The newest Kubernetes minor AKS runs as GA today (``"1.37"`` on 2026-12-03), from the release calendar
-    in ``kubernetes_versions.yaml``: the default version of every command that needs one (simulate, lint)."""
+    """The newest Kubernetes minor on AKS's calendar whose GA month has come (``"1.37"`` on 2026-12-03, a
+    *planned* GA included): the top of the range simulate renders. Never a default: a command without a
+    version assumes :func:`gpupool.catalog.aks.default_kubernetes_version` (AKS's own default, N-1)."""
     from gpupool.catalog import aks
 
     on = aks.today()

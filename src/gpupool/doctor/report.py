@@ -27,6 +27,8 @@ def render(result: DoctorResult) -> str:
         f"{s['gpuNodesAdvertising']} advertising "
         f"GPUs), {s['pods']} pods, {s['pendingGpuPods']} Pending GPU pods",
     ]
+    if s.get("assumed") and s["pendingGpuPods"]:  # the version only shapes the Pending pods' messages
+        lines.append(f"doctor: the cluster gave no version: {s['assumed']}")
     current = None
     for f in result.findings:
         stage = f.extra.get("stage", "pods")
