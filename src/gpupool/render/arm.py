@@ -3,8 +3,9 @@
 Property names are the REST names of ``AgentPool.properties`` (cross-checked in the tests against the
 ``azure-mgmt-containerservice`` models). The stable API version carries everything but the managed GPU
 settings; pools with ``gpu.managed`` use the stable API ``2026-08-01``
-(``gpuProfile.nvidia.managementMode``), and the preview API (``2026-01-02-preview`` and later; catalog images.yaml ``managedGpu.apiVersion``) only when they
-set ``gpuProfile.nvidia.migStrategy``, which no stable API has yet.
+(``gpuProfile.nvidia.managementMode``), and the preview API (``2026-01-02-preview`` and later; catalog
+images.yaml ``managedGpu.apiVersion``) only when they set ``gpuProfile.nvidia.migStrategy``, which no
+stable API has yet.
 
 Sources: MicrosoftDocs/azure-aks-docs gpu-multi-instance.md (agent pool HTTP body); Azure/azure-rest-api-specs
 aks preview 2026-04-02-preview ``GPUProfile``/``NvidiaGPUProfile``; ``STABLE_API_VERSION`` is the default API
