@@ -452,3 +452,82 @@ def newest_kubernetes_version() -> str:
     on = aks.today()
     released = [v.minor for v in aks.kubernetes_versions().values() if v.ga is None or v.ga <= on]
     return max(released, key=version_tuple)
+
+
+# ---- audit: which facts to re-check next ---------------------------------------------------------
+
+DATA_FILES = (
+    "vm_sizes.yaml", "gpus.yaml", "os_skus.yaml", "kubernetes_versions.yaml", "drivers.yaml", "cuda.yaml",
+    "images.yaml", "aks_limits.yaml", "gpu_operator.yaml",
+)
+
+
+@dataclass(frozen=True)
+class StaleRow:
+    """A fact of the catalog to re-check: its place (file and key path), as-of date, age and why."""
+
+    file: str
+    key: str
+    as_of: str
+    age_days: int | None
+    reasons: tuple[str, ...]  # older-than-N-days | planned | unverified
+    source: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "key": self.key, "asOf": self.as_of, "ageDays": self.age_days,
+                "reasons": list(self.reasons), "source": self.source}
+
+
+def _rows_with_as_of(node: Any, path: tuple[str, ...], inherited: str) -> Any:
+    """(key path, row, asOf) for every mapping that carries ``asOf`` (or is a row under a file's asOf)."""
+    if isinstance(node, dict):
+        as_of = str(node.get("asOf") or inherited)
+        if "asOf" in node or "planned" in node:
+            yield path, node, as_of
+        for k, v in node.items():
+            if k in ("asOf", "source"):
+                continue
+            yield from _rows_with_as_of(v, (*path, str(k)), as_of)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            key = str(v.get("id") or v.get("name") or i) if isinstance(v, dict) else str(i)
+            yield from _rows_with_as_of(v, (*path, key), inherited)
+
+
+def stale_rows(days: int = 90, on: Any = None) -> list[StaleRow]:
+    """Rows of every catalog data file whose ``asOf`` is more than ``days`` before ``on`` (default
+    catalog.aks.today()), whose source or row says *planned*, or that are marked unverified: where the next
+    audit starts. Sorted oldest first."""
+    import datetime as dt
+
+    from gpupool.catalog import aks
+
+    day = on or aks.today()
+    out = []
+    for name in DATA_FILES:
+        data = _data(name)
+        top = str(data.get("asOf") or "") if isinstance(data, dict) else ""
+        for path, row, as_of in _rows_with_as_of(data, (), top):
+            source = " ".join(str(row.get("source") or (data.get("source") if isinstance(data, dict) else "")
+                                  or "").split())
+            reasons = []
+            age = None
+            try:
+                age = (day - dt.date.fromisoformat(as_of[:10])).days
+            except ValueError:
+                pass
+            if age is not None and age > days:
+                reasons.append(f"older than {days} days")
+            text = (source + " " + str(row.get("planned") or "")).lower()
+            if row.get("planned") is True or "planned" in text:
+                reasons.append("planned")
+            if "[unverified]" in source.lower() or row.get("unverified"):
+                reasons.append("unverified")
+            if reasons:
+                out.append(StaleRow(name, ".".join(path) or "(file)", as_of, age, tuple(reasons), source))
+    for size in vm_sizes().values():  # size rows carry their unconfirmed fields, not an asOf of their own
+        if size.unverified:
+            why = f"unverified ({', '.join(size.unverified)})"
+            age = (day - dt.date.fromisoformat(size.as_of)).days
+            out.append(StaleRow("vm_sizes.yaml", f"sizes.{size.name}", size.as_of, age, (why,), size.source))
+    return sorted(out, key=lambda r: (r.as_of, r.file, r.key))
