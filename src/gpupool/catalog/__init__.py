@@ -6,6 +6,7 @@ change. All accessors are cached; the data loads once per process (a few millise
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -512,10 +513,8 @@ def stale_rows(days: int = 90, on: Any = None) -> list[StaleRow]:
                                   or "").split())
             reasons = []
             age = None
-            try:
+            with contextlib.suppress(ValueError):
                 age = (day - dt.date.fromisoformat(as_of[:10])).days
-            except ValueError:
-                pass
             if age is not None and age > days:
                 reasons.append(f"older than {days} days")
             text = (source + " " + str(row.get("planned") or "")).lower()
