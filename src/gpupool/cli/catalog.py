@@ -233,7 +233,9 @@ def register(app: typer.Typer) -> None:
             False, "--stale",
             help="Rows to re-check: asOf older than --days, a planned date, or marked unverified.",
         ),
-        days: int = typer.Option(90, "--days", min=0, metavar="N", help="With --stale: the age limit in days."),
+        days: int = typer.Option(
+            90, "--days", min=0, metavar="N", help="With --stale: the age limit in days."
+        ),
         output: Format = typer.Option(Format.text, "-o", "--output", help="text, or json (versioned)."),
     ) -> None:
         """Show what gpupool knows (sizes, OS SKUs, GPUs, Kubernetes versions), with sources and as-of dates.
