@@ -21,6 +21,9 @@ GPU_STAGES = ["pool", "vm", "driver", "plugin", "resources", "workloads"]
 PLAIN_STAGES = ["pool", "vm", "workloads"]
 
 
+FIGURES = str(REPO / "tests" / "data" / "prices-test-figures.yaml")  # test figures, not facts
+
+
 def _args() -> list[str]:
     return [str(REPO / a) for a in EXAMPLE_ARGS]
 
@@ -28,7 +31,7 @@ def _args() -> list[str]:
 @pytest.fixture(scope="module")
 def examples_page(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "report.html"
-    r = run_cli("report", *_args(), "-o", str(out))
+    r = run_cli("report", *_args(), "-o", str(out), "--prices", FIGURES)
     assert r.exit_code == 1, r.stderr  # examples/mistakes.yaml has error findings
     html = out.read_text(encoding="utf-8")
     root, errors = parse(html)
@@ -135,7 +138,7 @@ def test_capacity_and_cost_match_simulate(examples_page):
     _, root, _ = examples_page
     sim_args = [a for a in _args() if not a.endswith("workloads")]
     sim_args += sorted(str(p) for p in (EXAMPLES / "workloads").glob("*.yaml"))
-    r = run_cli("simulate", *sim_args, "-o", "json")
+    r = run_cli("simulate", *sim_args, "-o", "json", "--prices", FIGURES)
     sim = json.loads(r.stdout)
     trs = root.find("table", "cap").find_all("tr")
     rows = {tr.attrs["data-pool"]: tr for tr in trs if "data-pool" in tr.attrs}
@@ -164,7 +167,7 @@ def test_capacity_and_cost_match_simulate(examples_page):
     gpunp_cost = rows["gpunp"].find("td", "cost").find("svg", "bar")
     assert [r.attrs["class"] for r in gpunp_cost.find_all("rect")] == ["bar-bg", "seg-cost"]  # all busy
     src = root.find("section", id="capacity").find("p", "source").text
-    assert sim["prices"]["asOf"] in src and "Azure Retail Prices API" in src and "730 hours" in src
+    assert sim["prices"]["asOf"] in src and "Source: test figures" in src and "730 hours" in src
 
 
 def test_findings_grouped_with_docs_from_explain(examples_page):

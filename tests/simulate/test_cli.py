@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from support import EXAMPLES, run_cli, run_program
+from support import EXAMPLES, REPO, run_cli, run_program
 
 CLASSIC = """\
 apiVersion: gpupool/v1
@@ -34,6 +34,9 @@ MESSAGE = (
 )
 
 
+FIGURES = str(REPO / "tests" / "data" / "prices-test-figures.yaml")  # test figures, not facts
+
+
 def write(tmp_path, text: str, name: str = "in.yaml") -> str:  # type: ignore[no-untyped-def]
     p = tmp_path / name
     p.write_text(text, encoding="utf-8")
@@ -41,7 +44,7 @@ def write(tmp_path, text: str, name: str = "in.yaml") -> str:  # type: ignore[no
 
 
 def test_text_output_and_exit_1_when_pending(tmp_path) -> None:
-    r = run_cli("simulate", write(tmp_path, CLASSIC))
+    r = run_cli("simulate", write(tmp_path, CLASSIC), "--prices", FIGURES)
     assert r.exit_code == 1, r.stderr
     assert MESSAGE in r.stdout
     assert "Pod default/cuda-vectoradd: 1 pod(s)" in r.stdout
@@ -50,7 +53,7 @@ def test_text_output_and_exit_1_when_pending(tmp_path) -> None:
 
 
 def test_json_shape(tmp_path) -> None:
-    r = run_cli("simulate", write(tmp_path, CLASSIC), "-o", "json")
+    r = run_cli("simulate", write(tmp_path, CLASSIC), "-o", "json", "--prices", FIGURES)
     assert r.exit_code == 1
     d = json.loads(r.stdout)
     assert d["version"] == 1
