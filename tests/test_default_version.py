@@ -131,3 +131,14 @@ def test_catalog_stale_lists_rows_to_recheck() -> None:
     assert all(not any(x.startswith("older") for x in r["reasons"]) for r in fewer)
     text = run_cli("catalog", "--stale").stdout
     assert text.startswith("stale (") and "versions.1.37" in text
+
+
+def test_explain_states_the_default_version_rule_and_the_severity_policy() -> None:
+    k = run_cli("explain", "kubernetes-version")
+    assert k.exit_code == 0 and "N-1" in k.stdout and "the default is 1.35" in k.stdout and NOTE in k.stdout
+    assert "planned is not a GA" in k.stdout.replace("\n", " ") or "only plans is not a GA" in k.stdout
+    s = run_cli("explain", "severity")
+    assert s.exit_code == 0 and "Severity follows evidence" in s.stdout
+    for word in ("error:", "warning:", "info:", "90 days", "never an error"):
+        assert word in s.stdout.replace("\n", " ")
+    assert json.loads(run_cli("explain", "severity", "-o", "json").stdout)["topic"] == "severity"
