@@ -120,3 +120,29 @@ def test_lts_fix_is_a_whole_az_command(tmp_path) -> None:
     f = _finding(tmp_path, "GP137", kubernetesVersion="1.32")  # on 2026-12-03: past EOL, within LTS
     assert f["severity"] == "warning"
     assert f["fix"].endswith("(az aks update --tier premium --k8s-support-plan AKSLongTermSupport)")
+
+
+@pytest.mark.parametrize(
+    ("today", "vm_size", "severity", "words"),
+    [
+        ("2026-07-15", "Standard_NV12s_v3", "warning", "retires on 2026-09-30 (in 77 days)"),
+        ("2026-09-30", "Standard_NV12s_v3", "error", "was retired on 2026-09-30"),
+        ("2026-06-01", "Standard_NV8as_v4", None, ""),  # 121 days ahead: nothing yet
+    ],
+)
+def test_size_retirement_is_judged_on_today(tmp_path, monkeypatch, today, vm_size, severity, words) -> None:
+    monkeypatch.setenv("GPUPOOL_TODAY", today)
+    d = json.loads(run_cli("check", str(_spec(tmp_path, vmSize=vm_size, kubernetesVersion="1.34")),
+                           "-o", "json").stdout)
+    found = [f for f in d["findings"] if f["rule"] == "GP105"]
+    if severity is None:
+        assert not found
+    else:
+        (f,) = found
+        assert f["severity"] == severity and words in f["message"]
+
+
+def test_os_sku_retirement_warns_within_90_days(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("GPUPOOL_TODAY", "2026-04-01")  # Flatcar retires 2026-06-08
+    f = _finding(tmp_path, "GP135", osSku="Flatcar", vmSize="Standard_D4s_v5", kubernetesVersion="1.34")
+    assert f["severity"] == "warning" and "retires on 2026-06-08 (in 68 days)" in f["message"]
