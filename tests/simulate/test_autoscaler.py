@@ -323,7 +323,8 @@ def test_size_missing_from_the_static_table_stops_every_scale_up(k) -> None:
 
 @pytest.mark.parametrize(
     "vm",
-    ["Standard_NC144lds_xl_RTXPRO6000BSE_v6", "Standard_NC24lds_xl_RTXPRO6000BSE_v6", "Standard_ND128isrG5_GB300_v6"],
+    ["Standard_NC144lds_xl_RTXPRO6000BSE_v6", "Standard_NC24lds_xl_RTXPRO6000BSE_v6",
+     "Standard_ND128isrG5_GB300_v6"],
 )
 def test_rtx_pro_6000_and_gb300_g5_are_missing_from_the_static_table(k, vm: str) -> None:
     """The autoscaler's table (azure_instance_types.go @55c37cd5eb) lacks all 15 RTX PRO 6000 BSE v6 sizes."""
