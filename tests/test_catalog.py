@@ -131,7 +131,7 @@ def test_fractional_sizes() -> None:
 
 
 def test_status_rows() -> None:
-    assert catalog.vm_size("Standard_NC6s_v3").status == "retired"
+    assert catalog.vm_size("Standard_NC6s_v3").retirement() == ("retired", 429)  # judged on 2026-12-03
     assert catalog.vm_size("Standard_NC6s_v3").retired == "2025-09-30"
     assert catalog.vm_size("Standard_NV32as_v4").status == "unsupported"
     mi300x = catalog.vm_size("Standard_ND96isr_MI300X_v5")
@@ -222,6 +222,8 @@ OS_SKUS_NOT_IN_STABLE_SDK = {
     "2026-07-17 (Azure/AKS CHANGELOG) - known so that GP121 can say GPUs are unsupported on it",
     "AzureLinuxOSGuard": "preview-API-only OS SKU (Azure Linux with OS Guard); GPUs unsupported (GP121)",
     "WindowsAnnual": "preview-API-only OS SKU (Windows Server Annual Channel)",
+    "Ubuntu2604": "preview-API-only OS SKU (Ubuntu 26.04, feature Ubuntu2604Preview; Azure/AKS#5905) - known "
+    "so that GP121 can say GPU sizes are unsupported on it and GP142 that it is a preview",
     "Mariner": "legacy alias of Azure Linux 2 still accepted by Azure CLI --os-sku "
     "(azure-cli acs/_consts.py CONST_OS_SKU_MARINER); the SDK keeps only CBLMariner",
 }

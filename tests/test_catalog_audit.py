@@ -45,7 +45,17 @@ def test_os_sku_kubernetes_ranges(sku, span) -> None:  # upgrade-os-version.md @
 def test_windows_retirements() -> None:  # windows-server-2019-retirement.md; AKS CHANGELOG 2026-06-19
     assert catalog.os_sku("Windows2019").retired == "2026-03-01"
     assert catalog.os_sku("Windows2022").retired == "2028-06-30"
-    assert {o.name for o in catalog.os_skus().values() if o.retired} == {"Windows2019", "Windows2022"}
+    assert catalog.os_sku("WindowsAnnual").retired == "2026-05-15"  # AKS CHANGELOG (second audit)
+    assert {o.name for o in catalog.os_skus().values() if o.retired} == {
+        "Windows2019", "Windows2022", "WindowsAnnual", "CBLMariner", "Mariner", "Flatcar"
+    }
+
+
+def test_linux_retirements() -> None:  # upgrade-os-version.md (Azure Linux 2.0); AKS CHANGELOG (Flatcar)
+    assert catalog.os_sku("CBLMariner").retired == catalog.os_sku("Mariner").retired == "2025-11-30"
+    assert catalog.os_sku("Flatcar").retired == "2026-06-08"
+    u = catalog.os_sku("Ubuntu2604")
+    assert u.preview and u.gpu == "unsupported" and u.kubernetes == ("1.36", None)
 
 
 def test_rtx_pro_6000_supported_on_ubuntu() -> None:  # AKS CHANGELOG 2026-06-19

@@ -33,16 +33,22 @@ def _finding(tmp_path: Path, rule: str, **fields) -> dict:
 
 
 @pytest.mark.parametrize(
-    ("os_sku", "version", "want"),
+    ("os_sku", "version", "today", "want", "severity"),
     [
-        ("Windows2022", None, "use osSku: Windows2025 or WindowsAnnual"),  # never Windows2022 itself
-        ("Windows2019", "1.32", "use osSku: Windows2022 or Windows2025"),
-        ("Windows2022", "1.31", "use osSku: WindowsAnnual"),  # Windows2025 starts at 1.32
+        # 58 days before Windows2022's retirement: a warning; never Windows2022 itself, nor the retired
+        # WindowsAnnual (2026-05-15)
+        ("Windows2022", None, "2028-05-03", "use osSku: Windows2025", "warning"),
+        ("Windows2019", "1.32", "2026-12-03", "use osSku: Windows2022 or Windows2025", "error"),
+        ("Windows2022", "1.31", "2028-05-03", "use a supported OS SKU", "warning"),  # Windows2025: 1.32+
     ],
 )
-def test_retiring_os_sku_fix_names_other_skus(tmp_path, os_sku: str, version: str | None, want: str) -> None:
+def test_retiring_os_sku_fix_names_other_skus(
+    tmp_path, monkeypatch, os_sku: str, version: str | None, today: str, want: str, severity: str
+) -> None:
+    monkeypatch.setenv("GPUPOOL_TODAY", today)
     fields = {"osSku": os_sku, **({"kubernetesVersion": version} if version else {})}
-    assert _finding(tmp_path, "GP135", **fields)["fix"] == want
+    f = _finding(tmp_path, "GP135", **fields)
+    assert f["fix"] == want and f["severity"] == severity
 
 
 def test_bad_gpupool_today_is_one_line_exit_2(tmp_path, monkeypatch) -> None:
@@ -99,7 +105,8 @@ def test_max_pods_room_message_and_fix(tmp_path, fields: dict, message: str, fix
 @pytest.mark.parametrize(
     ("os_sku", "fix"),
     [
-        ("Windows2022", "use osSku: Windows2025 or WindowsAnnual, or set kubernetesVersion within 1.23-1.36"),
+        # WindowsAnnual retired on 2026-05-15: no longer suggested
+        ("Windows2022", "use osSku: Windows2025, or set kubernetesVersion within 1.23-1.36"),
         ("AzureLinux3", "use osSku: Ubuntu (AKS picks the Ubuntu release for the version), or set "
          "kubernetesVersion within 1.28-1.36"),
     ],
@@ -113,3 +120,29 @@ def test_lts_fix_is_a_whole_az_command(tmp_path) -> None:
     f = _finding(tmp_path, "GP137", kubernetesVersion="1.32")  # on 2026-12-03: past EOL, within LTS
     assert f["severity"] == "warning"
     assert f["fix"].endswith("(az aks update --tier premium --k8s-support-plan AKSLongTermSupport)")
+
+
+@pytest.mark.parametrize(
+    ("today", "vm_size", "severity", "words"),
+    [
+        ("2026-07-15", "Standard_NV12s_v3", "warning", "retires on 2026-09-30 (in 77 days)"),
+        ("2026-09-30", "Standard_NV12s_v3", "error", "was retired on 2026-09-30"),
+        ("2026-06-01", "Standard_NV8as_v4", None, ""),  # 121 days ahead: nothing yet
+    ],
+)
+def test_size_retirement_is_judged_on_today(tmp_path, monkeypatch, today, vm_size, severity, words) -> None:
+    monkeypatch.setenv("GPUPOOL_TODAY", today)
+    d = json.loads(run_cli("check", str(_spec(tmp_path, vmSize=vm_size, kubernetesVersion="1.34")),
+                           "-o", "json").stdout)
+    found = [f for f in d["findings"] if f["rule"] == "GP105"]
+    if severity is None:
+        assert not found
+    else:
+        (f,) = found
+        assert f["severity"] == severity and words in f["message"]
+
+
+def test_os_sku_retirement_warns_within_90_days(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("GPUPOOL_TODAY", "2026-04-01")  # Flatcar retires 2026-06-08
+    f = _finding(tmp_path, "GP135", osSku="Flatcar", vmSize="Standard_D4s_v5", kubernetesVersion="1.34")
+    assert f["severity"] == "warning" and "retires on 2026-06-08 (in 68 days)" in f["message"]

@@ -21,6 +21,9 @@ GPU_STAGES = ["pool", "vm", "driver", "plugin", "resources", "workloads"]
 PLAIN_STAGES = ["pool", "vm", "workloads"]
 
 
+FIGURES = str(REPO / "tests" / "data" / "prices-test-figures.yaml")  # test figures, not facts
+
+
 def _args() -> list[str]:
     return [str(REPO / a) for a in EXAMPLE_ARGS]
 
@@ -28,7 +31,7 @@ def _args() -> list[str]:
 @pytest.fixture(scope="module")
 def examples_page(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "report.html"
-    r = run_cli("report", *_args(), "-o", str(out))
+    r = run_cli("report", *_args(), "-o", str(out), "--prices", FIGURES)
     assert r.exit_code == 1, r.stderr  # examples/mistakes.yaml has error findings
     html = out.read_text(encoding="utf-8")
     root, errors = parse(html)
@@ -137,7 +140,7 @@ def test_capacity_and_cost_match_simulate(examples_page):
     _, root, _ = examples_page
     sim_args = [a for a in _args() if not a.endswith("workloads")]
     sim_args += sorted(str(p) for p in (EXAMPLES / "workloads").glob("*.yaml"))
-    r = run_cli("simulate", *sim_args, "-o", "json")
+    r = run_cli("simulate", *sim_args, "-o", "json", "--prices", FIGURES)
     sim = json.loads(r.stdout)
     trs = root.find("table", "cap").find_all("tr")
     rows = {tr.attrs["data-pool"]: tr for tr in trs if "data-pool" in tr.attrs}
@@ -166,7 +169,7 @@ def test_capacity_and_cost_match_simulate(examples_page):
     gpunp_cost = rows["gpunp"].find("td", "cost").find("svg", "bar")
     assert [r.attrs["class"] for r in gpunp_cost.find_all("rect")] == ["bar-bg", "seg-cost"]  # all busy
     src = root.find("section", id="capacity").find("p", "source").text
-    assert sim["prices"]["asOf"] in src and "Azure Retail Prices API" in src and "730 hours" in src
+    assert sim["prices"]["asOf"] in src and "Source: test figures" in src and "730 hours" in src
 
 
 def test_findings_grouped_with_docs_from_explain(examples_page):
@@ -310,9 +313,12 @@ def test_fail_on_and_clean_exit(tmp_path):
     out = tmp_path / "r.html"
     assert run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "-o", str(out)).exit_code == 0
     assert run_cli("report", str(EXAMPLES / "mistakes.yaml"), "-o", str(out)).exit_code == 1
+    # spec errors are never a pass: --fail-on none still exits 1 (the page is written: it shows why)
     none = run_cli("report", str(EXAMPLES / "mistakes.yaml"), "-o", str(out), "--fail-on", "none")
-    assert none.exit_code == 0
+    assert none.exit_code == 1 and "error(s) in the pool specs" in none.stderr
     assert out.read_text().rstrip().endswith("</html>")
+    warn = run_cli("report", str(EXAMPLES / "t4-time-sliced-spot.yaml"), "-o", str(out), "--fail-on", "none")
+    assert warn.exit_code == 0  # warnings only: --fail-on none lets them pass
 
 
 def test_fifty_pools_fit_in_two_megabytes(tmp_path):

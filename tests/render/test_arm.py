@@ -115,6 +115,23 @@ def test_api_versions():
         assert "nvidia" not in arm.agent_pool_properties(POOLS[name]).get("gpuProfile", {})
 
 
+def test_managed_without_mig_strategy_uses_the_stable_api():
+    """managementMode is in the stable API 2026-08-01 (azure-mgmt-containerservice 41.8.0); only migStrategy
+    still needs a preview API."""
+    pool = make_pool("Standard_NC4as_T4_v3", name="mt4", gpu={"managed": True})
+    assert arm.api_version(pool) == "2026-08-01" == catalog.images()["managedGpu"]["stableApiVersion"]
+    assert not arm.needs_preview(pool) and arm.needs_preview(POOLS["managed"])
+    props = arm.agent_pool_properties(pool)
+    assert props["gpuProfile"]["nvidia"] == {"managementMode": "Managed"}
+    doc = json.loads(arm.render(pool))
+    assert doc["resources"][0]["apiVersion"] == "2026-08-01"
+    assert "stable API 2026-08-01" in doc["metadata"]["description"]
+    from gpupool.render import terraform
+
+    tf = terraform.render([pool])
+    assert '@2026-08-01"' in tf and "the stable API 2026-08-01" in tf
+
+
 def test_plain_node_pool_has_no_gpu_profile():
     assert "gpuProfile" not in arm.agent_pool_properties(POOLS["cpu"])
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from gpupool.simulate import Options, load_inputs
 from gpupool.simulate.engine import Simulation
 
@@ -341,6 +343,17 @@ def test_size_missing_from_the_static_table_stops_every_scale_up(k) -> None:
     docs[2] = k.pod("web", cpu="1")
     r = k.run(docs, kubernetes_version="1.31")
     assert r.pools[1].added == 1 and not [f for f in r.findings if f.rule == "GP507"]
+
+
+@pytest.mark.parametrize(
+    "vm",
+    ["Standard_NC144lds_xl_RTXPRO6000BSE_v6", "Standard_NC24lds_xl_RTXPRO6000BSE_v6",
+     "Standard_ND128isrG5_GB300_v6"],
+)
+def test_rtx_pro_6000_and_gb300_g5_are_missing_from_the_static_table(k, vm: str) -> None:
+    """The autoscaler's table (azure_instance_types.go @55c37cd5eb) lacks all 15 RTX PRO 6000 BSE v6 sizes."""
+    docs = [gpu_pool(k, 0, 2, vm=vm), k.pod("web", cpu="1")]
+    assert [f.rule for f in k.run(docs).findings if f.rule == "GP507"] == ["GP507"]
 
 
 def test_nd96amsr_template_memory_is_the_static_tables(k) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from support import EXAMPLES, run_cli, run_program
+from support import EXAMPLES, REPO, run_cli, run_program
 
 CLASSIC = """\
 apiVersion: gpupool/v1
@@ -34,6 +34,9 @@ MESSAGE = (
 )
 
 
+FIGURES = str(REPO / "tests" / "data" / "prices-test-figures.yaml")  # test figures, not facts
+
+
 def write(tmp_path, text: str, name: str = "in.yaml") -> str:  # type: ignore[no-untyped-def]
     p = tmp_path / name
     p.write_text(text, encoding="utf-8")
@@ -41,7 +44,7 @@ def write(tmp_path, text: str, name: str = "in.yaml") -> str:  # type: ignore[no
 
 
 def test_text_output_and_exit_1_when_pending(tmp_path) -> None:
-    r = run_cli("simulate", write(tmp_path, CLASSIC))
+    r = run_cli("simulate", write(tmp_path, CLASSIC), "--prices", FIGURES)
     assert r.exit_code == 1, r.stderr
     assert MESSAGE in r.stdout
     assert "Pod default/cuda-vectoradd: 1 pod(s)" in r.stdout
@@ -50,7 +53,7 @@ def test_text_output_and_exit_1_when_pending(tmp_path) -> None:
 
 
 def test_json_shape(tmp_path) -> None:
-    r = run_cli("simulate", write(tmp_path, CLASSIC), "-o", "json")
+    r = run_cli("simulate", write(tmp_path, CLASSIC), "-o", "json", "--prices", FIGURES)
     assert r.exit_code == 1
     d = json.loads(r.stdout)
     assert d["version"] == 1
@@ -194,17 +197,24 @@ def test_fail_on(tmp_path) -> None:
     assert run_cli("simulate", placed, "--fail-on", "info").exit_code == (1 if kinds else 0)
 
 
-def test_default_version_is_the_catalogs(tmp_path) -> None:
-    from gpupool import catalog
+def test_default_version_is_akss_default(tmp_path) -> None:
+    """No version anywhere: AKS's default, N-1 of the confirmed GA minors (1.37's GA is only planned), and
+    the run says so in JSON and text."""
+    from gpupool.catalog.aks import default_kubernetes_version
 
     text = CLASSIC.replace('kubernetesVersion: "1.35", ', "")
     assert text != CLASSIC
     d = json.loads(run_cli("simulate", write(tmp_path, text), "-o", "json").stdout)
-    assert d["kubernetesVersion"] == catalog.newest_kubernetes_version() == "1.37"
+    assert d["kubernetesVersion"] == default_kubernetes_version().minor == "1.35"
+    assert d["assumed"] == "assuming Kubernetes 1.35, AKS's default on 2026-12-03; set kubernetesVersion"
+    out = run_cli("simulate", write(tmp_path, text)).stdout
+    assert "assuming Kubernetes 1.35, AKS's default on 2026-12-03" in out
+    stated = json.loads(run_cli("simulate", write(tmp_path, CLASSIC), "-o", "json").stdout)
+    assert stated["kubernetesVersion"] == "1.35" and stated["assumed"] is None
 
 
 def test_default_version_follows_the_calendar(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("GPUPOOL_TODAY", "2026-08-01")  # before 1.37's GA (2026-10)
+    monkeypatch.setenv("GPUPOOL_TODAY", "2026-05-01")  # before 1.36's GA (2026-06): GA 1.29..1.35 -> 1.34
     text = CLASSIC.replace('kubernetesVersion: "1.35", ', "")
     d = json.loads(run_cli("simulate", write(tmp_path, text), "-o", "json").stdout)
-    assert d["kubernetesVersion"] == "1.36"
+    assert d["kubernetesVersion"] == "1.34"

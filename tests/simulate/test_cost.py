@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
@@ -12,19 +13,25 @@ from gpupool.errors import InputError
 from gpupool.simulate import bundled, fetch_prices, load_prices
 from gpupool.simulate.cost import API
 
+FIGURES = Path(__file__).resolve().parents[1] / "data" / "prices-test-figures.yaml"  # test figures only
 
-def test_bundled_table_states_region_currency_asof_source_for_every_price() -> None:
+
+def test_bundled_table_has_no_price_without_a_source(k) -> None:
+    """No price with a public source and a date was found (2026-12-03): the bundled table prices nothing,
+    says why, and every cost is unknown (with how to get real prices), never a guess."""
     t = bundled()
-    assert t.prices and t.origin == "bundled"
-    for p in t.prices.values():
-        assert p.region and p.currency == "USD" and p.as_of and p.source and p.per_hour > 0
-        assert p.estimate, f"{p.vm_size}: not verified from a source in the knowledge base, so an estimate"
-    assert t.get("standard_nc4as_t4_v3").per_hour == 0.526
+    assert t.origin == "bundled" and t.prices == {} and t.currency == "USD"
+    assert t.source.startswith("none: no price with a public source")
+    for p in t.prices.values():  # a row added later must carry its own source and date
+        assert p.region and p.as_of and p.source and p.per_hour > 0
+    r = k.run([k.system(1), k.pool("gpunp", count=1)])
+    assert r.cost_per_hour is None and all(p.cost_per_hour is None for p in r.pools)
+    assert any("no price for Standard_NC4as_T4_v3" in n for n in r.notes)
 
 
 def test_cost_per_pool_and_total(k) -> None:
     docs = [k.system(2), k.pool("gpunp", count=3), k.pod("p", gpu=1)]
-    r = k.run(docs)
+    r = k.run(docs, prices=load_prices(FIGURES))
     assert [p.cost_per_hour for p in r.pools] == [0.384, 1.578]
     assert r.cost_per_hour == pytest.approx(1.962)
     d = r.to_dict()
@@ -48,10 +55,11 @@ def test_prices_file_replaces_the_table(k) -> None:
 
 
 def test_unknown_price_makes_the_total_unknown(k) -> None:
-    r = k.run([k.pool("h200", "Standard_ND96isr_H200_v5", 1)])
+    table = load_prices(FIGURES)
+    r = k.run([k.pool("h200", "Standard_ND96isr_H200_v5", 1)], prices=table)
     assert r.pools[0].cost_per_hour is None and r.cost_per_hour is None
     assert any("no price for Standard_ND96isr_H200_v5" in n for n in r.notes)
-    r = k.run([k.system(1), k.pool("h200", "Standard_ND96isr_H200_v5", 0)])
+    r = k.run([k.system(1), k.pool("h200", "Standard_ND96isr_H200_v5", 0)], prices=table)
     assert r.cost_per_hour == 0.192  # a pool with no node costs nothing, priced or not
 
 
@@ -164,4 +172,5 @@ def test_fetch_is_not_reached_without_the_flag(k, monkeypatch) -> None:
         raise AssertionError("simulate must not touch the network")
 
     monkeypatch.setattr(urllib.request, "urlopen", no_network)
-    assert k.run([k.system(1)]).cost_per_hour == 0.192
+    assert k.run([k.system(1)], prices=load_prices(FIGURES)).cost_per_hour == 0.192
+    assert k.run([k.system(1)]).cost_per_hour is None  # the bundled table prices nothing

@@ -76,7 +76,7 @@ def test_spec_version_is_the_default_then_the_newest(k) -> None:
     r = k.run(docs)
     assert r.kubernetes_version == "1.31" and "{sku: gpu}" in r.pending[0].message
     r = k.run(classic(k))
-    assert r.kubernetes_version == facts.version_text(facts.newest_version()) == "1.37"  # the catalog's
+    assert r.kubernetes_version == facts.version_text(facts.default_version()) == "1.35"  # AKS's default
 
 
 def test_double_period_before_128(k) -> None:

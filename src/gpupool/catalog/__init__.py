@@ -6,6 +6,7 @@ change. All accessors are cached; the data loads once per process (a few millise
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,10 +35,15 @@ class Gpu:
     mig: dict[str, str]  # AKS profile (MIG1g..) -> MIG device name (1g.5gb); empty when no MIG on AKS
     source: str
     as_of: str
+    mig_hardware: bool = True  # False: the GPU itself has no MIG (migHardwareSource): a profile is impossible
 
     @property
     def mig_capable(self) -> bool:
         return bool(self.mig)
+
+
+RETIREMENT_WARNING_DAYS = 90
+"""A retirement within this many days of today is a warning naming the date; on or after it, an error."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,26 @@ class VmSize:
     as_of: str
     unverified: tuple[str, ...] = ()  # fields (memory, gpus) no primary source confirms: never errors
     os_skus: tuple[str, ...] = ()  # the OS SKUs AKS supports the size on; empty: no limit recorded
-    origin: str = "catalog"  # catalog | list-skus (described by the user's `az vm list-skus` output)
+    origin: str = "catalog"  # catalog | list-skus (--skus FILE) | declared (.gpupool.yaml sizes:)
+    os_skus_proof: str | None = None  # a primary source that the size cannot work on other OS SKUs
+    min_node_image: str | None = None  # the oldest AKS node image the size works on
+
+    def retirement(self, on: Any = None) -> tuple[str, int] | None:
+        """(``retired`` | ``retiring``, days) judged on ``on`` (default: catalog.aks.today()): retired on or
+        after the date (days since), retiring within 90 days before it (days left); None otherwise."""
+        if not self.retired:
+            return None
+        import datetime as dt
+
+        from gpupool.catalog import aks
+
+        day = on or aks.today()
+        date = dt.date.fromisoformat(self.retired)
+        if day >= date:
+            return "retired", (day - date).days
+        if (date - day).days <= RETIREMENT_WARNING_DAYS:
+            return "retiring", (date - day).days
+        return None
 
     @property
     def is_gpu(self) -> bool:
@@ -111,6 +136,7 @@ class OsSku:
     source: str
     as_of: str
     retired: str | None = None  # the date AKS stopped supporting it
+    preview: bool = False  # AKS offers the OS SKU as a preview only
 
 
 @cache
@@ -127,8 +153,13 @@ def gpus() -> dict[str, Gpu]:
             mig=dict(row["mig"] or {}),
             source=row["source"],
             as_of=str(row["asOf"]),
+            mig_hardware=bool(row.get("migHardware", True)),
         )
     return out
+
+
+def mig_hardware_source() -> str:
+    return str(_data("gpus.yaml")["migHardwareSource"])
 
 
 @cache
@@ -172,6 +203,8 @@ def vm_sizes() -> dict[str, VmSize]:
             as_of=str(fam["asOf"]),
             unverified=unverified,
             os_skus=tuple(fam.get("osSkus") or ()),
+            os_skus_proof=fam.get("osSkusProof"),
+            min_node_image=fam.get("minNodeImage"),
         )
     return out
 
@@ -257,6 +290,7 @@ def os_skus() -> dict[str, OsSku]:
             source=v["source"],
             as_of=str(v["asOf"]),
             retired=str(v["retired"]) if v.get("retired") else None,
+            preview=bool(v.get("preview", False)),
         )
     return out
 
@@ -411,10 +445,88 @@ def close_os_skus(name: str, n: int = 3) -> list[str]:
 
 
 def newest_kubernetes_version() -> str:
-    """The newest Kubernetes minor AKS runs as GA today (``"1.37"`` on 2026-12-03), from the release calendar
-    in ``kubernetes_versions.yaml``: the default version of every command that needs one (simulate, lint)."""
+    """The newest Kubernetes minor on AKS's calendar whose GA month has come (``"1.37"`` on 2026-12-03, a
+    *planned* GA included): the top of the range simulate renders. Never a default: a command without a
+    version assumes :func:`gpupool.catalog.aks.default_kubernetes_version` (AKS's own default, N-1)."""
     from gpupool.catalog import aks
 
     on = aks.today()
     released = [v.minor for v in aks.kubernetes_versions().values() if v.ga is None or v.ga <= on]
     return max(released, key=version_tuple)
+
+
+# ---- audit: which facts to re-check next ---------------------------------------------------------
+
+DATA_FILES = (
+    "vm_sizes.yaml", "gpus.yaml", "os_skus.yaml", "kubernetes_versions.yaml", "drivers.yaml", "cuda.yaml",
+    "images.yaml", "aks_limits.yaml", "gpu_operator.yaml",
+)
+
+
+@dataclass(frozen=True)
+class StaleRow:
+    """A fact of the catalog to re-check: its place (file and key path), as-of date, age and why."""
+
+    file: str
+    key: str
+    as_of: str
+    age_days: int | None
+    reasons: tuple[str, ...]  # older-than-N-days | planned | unverified
+    source: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "key": self.key, "asOf": self.as_of, "ageDays": self.age_days,
+                "reasons": list(self.reasons), "source": self.source}
+
+
+def _rows_with_as_of(node: Any, path: tuple[str, ...], inherited: str) -> Any:
+    """(key path, row, asOf) for every mapping that carries ``asOf`` (or is a row under a file's asOf)."""
+    if isinstance(node, dict):
+        as_of = str(node.get("asOf") or inherited)
+        if "asOf" in node or "planned" in node:
+            yield path, node, as_of
+        for k, v in node.items():
+            if k in ("asOf", "source"):
+                continue
+            yield from _rows_with_as_of(v, (*path, str(k)), as_of)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            key = str(v.get("id") or v.get("name") or i) if isinstance(v, dict) else str(i)
+            yield from _rows_with_as_of(v, (*path, key), inherited)
+
+
+def stale_rows(days: int = 90, on: Any = None) -> list[StaleRow]:
+    """Rows of every catalog data file whose ``asOf`` is more than ``days`` before ``on`` (default
+    catalog.aks.today()), whose source or row says *planned*, or that are marked unverified: where the next
+    audit starts. Sorted oldest first."""
+    import datetime as dt
+
+    from gpupool.catalog import aks
+
+    day = on or aks.today()
+    out = []
+    for name in DATA_FILES:
+        data = _data(name)
+        top = str(data.get("asOf") or "") if isinstance(data, dict) else ""
+        for path, row, as_of in _rows_with_as_of(data, (), top):
+            source = " ".join(str(row.get("source") or (data.get("source") if isinstance(data, dict) else "")
+                                  or "").split())
+            reasons = []
+            age = None
+            with contextlib.suppress(ValueError):
+                age = (day - dt.date.fromisoformat(as_of[:10])).days
+            if age is not None and age > days:
+                reasons.append(f"older than {days} days")
+            text = (source + " " + str(row.get("planned") or "")).lower()
+            if row.get("planned") is True or "planned" in text:
+                reasons.append("planned")
+            if "[unverified]" in source.lower() or row.get("unverified"):
+                reasons.append("unverified")
+            if reasons:
+                out.append(StaleRow(name, ".".join(path) or "(file)", as_of, age, tuple(reasons), source))
+    for size in vm_sizes().values():  # size rows carry their unconfirmed fields, not an asOf of their own
+        if size.unverified:
+            why = f"unverified ({', '.join(size.unverified)})"
+            age = (day - dt.date.fromisoformat(size.as_of)).days
+            out.append(StaleRow("vm_sizes.yaml", f"sizes.{size.name}", size.as_of, age, (why,), size.source))
+    return sorted(out, key=lambda r: (r.as_of, r.file, r.key))

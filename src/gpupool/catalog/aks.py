@@ -155,3 +155,42 @@ def reserved_prefix(label_key: str) -> str | None:
         if label_key.startswith(p):
             return p
     return None
+
+
+@dataclass(frozen=True)
+class DefaultVersion:
+    """The Kubernetes minor a command assumes when neither the spec nor the cluster says: AKS's own default
+    for a new cluster on ``on`` (N-1 of the minors whose AKS GA the calendar confirms)."""
+
+    minor: str
+    on: _dt.date
+    ga_minors: tuple[str, ...]  # the confirmed-GA minors it was chosen from, oldest first
+    source: str
+
+    def note(self) -> str:
+        """``assuming Kubernetes 1.35, AKS's default on 2026-12-03; set kubernetesVersion``."""
+        on = self.on.isoformat()
+        return f"assuming Kubernetes {self.minor}, AKS's default on {on}; set kubernetesVersion"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kubernetesVersion": self.minor, "reason": "AKS's default", "on": self.on.isoformat(),
+                "note": self.note(), "source": self.source}
+
+
+def default_kubernetes_version(on: _dt.date | None = None) -> DefaultVersion:
+    """AKS's default Kubernetes minor on ``on`` (default: :func:`today`): ``az aks create`` without
+    ``--kubernetes-version`` takes N-1 of the generally available minors. Only a GA the calendar confirms
+    counts: a row marked ``planned`` (1.37's "Oct 2026 (planned)") is not a GA, whatever its month.
+
+    The one default of every command that needs a version and has none (check, plan, lint, simulate,
+    doctor); a cluster's own version (kubelets, server) always wins over it. Source: azure-aks-docs
+    supported-kubernetes-versions.md ("AKS defaults to N-1"), with the calendar in kubernetes_versions.yaml.
+    """
+    day = on or today()
+    confirmed = (v for v in kubernetes_versions().values() if not v.planned and v.ga is not None)
+    ga = sorted((v.minor for v in confirmed if v.ga is not None and v.ga <= day), key=version_tuple)
+    if not ga:  # a date before the calendar: its oldest row
+        ga = [calendar_span()[0]]
+    minor = ga[-2] if len(ga) >= 2 else ga[-1]
+    d = _data("kubernetes_versions.yaml")
+    return DefaultVersion(minor, day, tuple(ga), str(d.get("defaultSource") or d["source"]))

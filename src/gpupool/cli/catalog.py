@@ -229,15 +229,27 @@ def register(app: typer.Typer) -> None:
         show_gpus: bool = typer.Option(False, "--gpus", help="GPUs and MIG profiles."),
         show_versions: bool = typer.Option(False, "--versions", help="Kubernetes versions on AKS."),
         sources: bool = typer.Option(False, "--sources", help="Text output: print each row's source."),
+        stale: bool = typer.Option(
+            False, "--stale",
+            help="Rows to re-check: asOf older than --days, a planned date, or marked unverified.",
+        ),
+        days: int = typer.Option(
+            90, "--days", min=0, metavar="N", help="With --stale: the age limit in days."
+        ),
         output: Format = typer.Option(Format.text, "-o", "--output", help="text, or json (versioned)."),
     ) -> None:
         """Show what gpupool knows (sizes, OS SKUs, GPUs, Kubernetes versions), with sources and as-of dates.
 
         Without a section flag, every section. Rows marked unverified rest on facts no primary source
-        confirmed (never errors). Example: gpupool catalog --sizes -o json
+        confirmed (never errors). --stale lists where the next audit starts: rows whose asOf is older
+        than --days (default 90, judged on today or GPUPOOL_TODAY), whose date is only planned, or that
+        are unverified. Examples: gpupool catalog --sizes -o json  |  gpupool catalog --stale --days 30
         """
         from gpupool.report import jsonout
 
+        if stale:
+            _stale(days, output)
+            return
         chosen = [
             n
             for n, on in (
@@ -253,6 +265,28 @@ def register(app: typer.Typer) -> None:
             typer.echo(jsonout.dumps(data))
             return
         _print_text(data, sources)
+
+
+def _stale(days: int, output: Format) -> None:
+    from gpupool import catalog
+    from gpupool.catalog.aks import today
+    from gpupool.report import jsonout
+
+    rows = catalog.stale_rows(days)
+    if output is Format.json:
+        typer.echo(jsonout.dumps({"stale": [r.to_dict() for r in rows], "days": days,
+                                  "on": today().isoformat()}))
+        return
+    from gpupool.report.text import console
+
+    con = console()
+    con.print(f"stale ({len(rows)}): asOf older than {days} days on {today().isoformat()}, planned, or "
+              "unverified", style="bold", markup=False)
+    width = max((len(f"{r.file} {r.key}") for r in rows), default=0)
+    for r in rows:
+        age = f"{r.age_days}d" if r.age_days is not None else "?"
+        con.print(f"{(r.file + ' ' + r.key).ljust(width)}  {r.as_of}  {age:>5}  {'; '.join(r.reasons)}",
+                  markup=False, soft_wrap=True)
 
 
 def _print_text(data: dict[str, list[dict[str, Any]]], sources: bool) -> None:

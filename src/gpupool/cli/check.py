@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from gpupool.cli.common import FailOn, Format, fail_on_option, guard, parse_ignores
-from gpupool.design.check import check_pools
+from gpupool.design.check import assumed_version, check_pools
 from gpupool.findings import Finding, exit_code
 from gpupool.report import jsonout
 from gpupool.report.text import console, print_findings, summary_counts
@@ -19,8 +19,11 @@ HELP = "\n\n".join(
         "the AMD MI300X path, MIG profiles and strategies, managed GPU and Windows limits, OS SKUs, node "
         "counts and the autoscaler, taints, pool names, and the workload's CUDA version against the driver "
         "AKS installs.",
-        "Severity: error = AKS rejects it, it will not work, or it costs money for nothing; warning = "
-        "probably wrong; info = worth knowing.",
+        "Severity follows evidence: error = a primary source proves it cannot work (Azure has no such "
+        "size, the hardware lacks the feature, AKS refuses the combination, it is retired); warning = a "
+        "documented limit, a preview, or a fact no primary source confirms; info = worth knowing.",
+        "A spec without kubernetesVersion is judged on AKS's default: N-1 of the minors whose AKS GA is "
+        "confirmed (1.35 on 2026-12-03); the output says so.",
         "Exit codes: 0 no error findings; 1 error findings (or warnings with --fail-on warning); "
         "2 unusable input "
         "(one line file:line: message on stderr).",
@@ -96,13 +99,17 @@ def register(app: typer.Typer) -> None:
         findings = [f for f in every if f.rule not in skip]
         ignored = len(every) - len(findings)
         files = len({p.where.path for p in pools})
+        assumed = assumed_version(pools)
         if output is Format.json:
             summary = {**summary_counts(findings), "pools": len(pools), "files": files, "ignored": ignored}
-            typer.echo(jsonout.dumps({"findings": jsonout.findings_list(findings), "summary": summary}))
+            typer.echo(jsonout.dumps({"findings": jsonout.findings_list(findings), "summary": summary,
+                                      "assumed": assumed}))
         else:
             con = console()
             print_findings(findings, con)
             if findings:
                 con.print()
+            if assumed:  # what the findings rest on, before the summary (which stays the last line)
+                con.print(assumed, markup=False, style="dim")
             con.print(summary_line(findings, len(pools), files, ignored, fail_on), markup=False)
         raise typer.Exit(exit_code(findings, fail_on.severity))

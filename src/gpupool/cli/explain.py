@@ -23,7 +23,9 @@ EXPLAIN_HELP = "\n\n".join(
     (
         "Print a rule's documentation: what it checks, why, how to fix it, the source of the fact (with its "
         "date), and a failing and a passing example.",
-        "RULE is an ID such as GP105 or a name such as retired-vm-size; gpupool rules lists them all.",
+        "RULE is an ID such as GP105 or a name such as retired-vm-size; gpupool rules lists them all. "
+        "Two topics explain what every verdict rests on: gpupool explain severity (severity follows "
+        "evidence) and gpupool explain kubernetes-version (AKS's default when a spec states none).",
     )
 )
 
@@ -99,6 +101,16 @@ def register(app: typer.Typer) -> None:
                                    show_default=False),
         output: Format = typer.Option(Format.text, "-o", "--output", help="text, or json with the doc text."),
     ) -> None:
+        from gpupool.design.policy import TOPICS
+
+        topic = TOPICS.get(rule.strip().lower())
+        if topic is not None:  # the policies every verdict rests on: severity, kubernetes-version
+            text = topic()
+            if output is Format.json:
+                typer.echo(jsonout.dumps({"topic": rule.strip().lower(), "text": text}))
+            else:
+                typer.echo(text, nl=False)
+            return
         info = find_rule(rule)
         if output is Format.json:
             typer.echo(jsonout.dumps({"rule": rule_dict(info, with_doc=True)}))

@@ -36,7 +36,8 @@ def register(app: typer.Typer) -> None:
             None,
             "--kubernetes-version",
             "-k",
-            help="Kubernetes version of the schemas, e.g. 1.33 (default: the newest bundled).",
+            help="Kubernetes version of the schemas, e.g. 1.33 (default: .gpupool.yaml's, else AKS's "
+            "default: N-1 of the GA minors).",
         ),
         strict: bool = typer.Option(
             None, "--strict/--no-strict", help="Reject fields the schema does not define (default: strict)."
@@ -127,11 +128,15 @@ def register(app: typer.Typer) -> None:
             text.print_findings(result.findings, con)
             if result.findings:
                 con.print()
+            if result.summary.get("assumed"):  # before the summary, which stays the last line
+                con.print(result.summary["assumed"], highlight=False, markup=False, style="dim")
             con.print(text.resources_summary(result.summary), highlight=False, markup=False)
         else:  # piped (CI logs): the same text as Rich writes there, without its per-line cost
             lines = list(text.plain_lines(result.findings))
             if lines:
                 lines.append("")
+            if result.summary.get("assumed"):
+                lines.append(result.summary["assumed"])
             lines.append(text.resources_summary(result.summary))
             sys.stdout.write("\n".join(lines) + "\n")
         raise typer.Exit(result.exit_code_for(fail_on.severity))

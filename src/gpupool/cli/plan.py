@@ -52,7 +52,10 @@ def _print_text(plan, con, fail_on: FailOn = FailOn.error) -> None:  # type: ign
             con.print("[bold]Final at creation[/] (changing these needs a new pool):")
             for s in pp.final:
                 con.print(f"  {escape(s.field)} = [bold]{escape(s.value)}[/]  [dim]{escape(s.reason)}[/]")
-        con.print("[bold]Create it with:[/]")
+        if plan.refused:
+            con.print("[bold red]Not planned:[/] the specs have errors (below); fix them first")
+        else:
+            con.print("[bold]Create it with:[/]")
         for argv in pp.commands:
             con.print(escape(shell.command(argv, 4)), soft_wrap=True)
         con.print()
@@ -62,6 +65,11 @@ def _print_text(plan, con, fail_on: FailOn = FailOn.error) -> None:  # type: ign
     from gpupool.cli.check import summary_line
 
     files = len({pp.pool.where.path for pp in plan.pools})
+    from gpupool.design.check import assumed_version
+
+    assumed = assumed_version([pp.pool for pp in plan.pools])
+    if assumed:
+        con.print(assumed, markup=False, style="dim")
     con.print(summary_line(plan.findings, len(plan.pools), files, 0, fail_on), markup=False)
     if not any(f.severity.value == "error" for f in plan.findings):
         con.print(
@@ -91,11 +99,14 @@ def register(app: typer.Typer) -> None:
         each node will advertise (MIG profile, strategy and time-slicing applied), the settings that need a
         new pool to change, and the exact `az aks nodepool add` command; then the design findings.
 
+        A spec with error findings is refused: no command is printed (render writes nothing for it).
+
         Exit codes: 0 no error finding, 1 error findings (or warnings with --fail-on warning), 2 bad input.
 
         Example: gpupool plan examples/t4-driver-only.yaml
         """
         from gpupool.cli.common import use_skus
+        from gpupool.design.check import assumed_version
         from gpupool.design.plan import plan_pools
         from gpupool.findings import exit_code
         from gpupool.report import jsonout
@@ -111,6 +122,8 @@ def register(app: typer.Typer) -> None:
                     {
                         "pools": [p.to_dict() for p in plan.pools],
                         "findings": jsonout.findings_list(plan.findings),
+                        "refused": plan.refused,
+                        "assumed": assumed_version(pools),
                     }
                 )
             )

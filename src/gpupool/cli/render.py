@@ -75,17 +75,23 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Write into a non-empty directory, replacing "
                                                            "the files of a previous render."),
         fail_on: FailOn = fail_on_option(),
+        skus: str | None = typer.Option(
+            None, "--skus", metavar="FILE",
+            help="az vm list-skus -o json: sizes the catalog lacks get its facts (vCPUs, memory, GPUs).",
+        ),
     ) -> None:
         """Render the pools of the specs: az CLI script, ARM templates, Terraform and Kubernetes manifests.
 
         Nothing is written when the spec has design errors, or findings at the --fail-on severity (exit 1).
         Writing is atomic.
         """
+        from gpupool.cli.common import use_skus
         from gpupool.render import write_all
         from gpupool.report.text import console, print_findings
         from gpupool.spec import load_many
 
         formats = parse_formats(fmt)
+        use_skus(skus)
         pools = load_many(specs)
         findings = run_checks(pools)
         blocking = blocking_findings(findings, fail_on)

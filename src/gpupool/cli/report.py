@@ -73,6 +73,9 @@ def register(app: typer.Typer) -> None:
         a strict Content-Security-Policy). It runs check, lint (when workloads are given), simulate, with
         --current diff, and with --snapshot doctor. Everything from the input files is escaped.
 
+        Pool specs with error findings always exit 1, even with --fail-on none: the page shows why, but a
+        spec AKS would refuse never passes (render and plan refuse it).
+
         Exit codes: 0 no finding at --fail-on or above, 1 otherwise (the page is written either way),
         2 bad input (nothing is written).
 
@@ -103,4 +106,9 @@ def register(app: typer.Typer) -> None:
             findings += res.doctor.findings
         typer.echo(f"gpupool: wrote {output} ({len(html.encode('utf-8')) // 1024 + 1} KiB, "
                    f"{len(res.pools)} pool(s))", err=True)
+        errors = sum(1 for f in res.check if f.severity.value == "error")
+        if errors:  # the page shows why; it never passes a spec AKS would refuse, whatever --fail-on says
+            typer.echo(f"gpupool: {errors} error(s) in the pool specs: nothing on the page can be created as "
+                       "written (render and plan refuse these specs)", err=True)
+            raise typer.Exit(1)
         raise typer.Exit(exit_code(findings, fail_on.severity))

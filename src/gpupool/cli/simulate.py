@@ -83,6 +83,8 @@ def _print_text(result, con, show: set[str] = frozenset()) -> None:  # type: ign
         f"[bold]Cluster {escape(cluster)}[/]  Kubernetes {escape(str(result.kubernetes_version))}  "
         f"autoscaler: {escape(_MODEL_TEXT[result.autoscaler])}"
     )
+    if result.assumed:
+        con.print(f"[dim]{escape(result.assumed)}[/]")
     if result.start is not None:
         st = result.start
         uses = ", ".join(_amount(k, v) for k, v in st["requests"].items()) or "nothing"
@@ -166,7 +168,8 @@ def register(app: typer.Typer) -> None:
             "--kubernetes-version",
             "-k",
             metavar="X.Y[.Z]",
-            help="Scheduler messages of this version (default: the specs' kubernetesVersion, else newest).",
+            help="Scheduler messages of this version (default: the cluster's with --live/--snapshot, "
+            "else the specs' kubernetesVersion, else AKS's default: N-1 of the GA minors).",
         ),
         autoscaler: AutoscalerModel = typer.Option(
             AutoscalerModel.aks,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpupool import catalog
+from gpupool.catalog.aks import default_kubernetes_version
 from gpupool.findings import Finding, Severity, about_pool, sort_key
 from gpupool.rules import RuleInfo, family
 from gpupool.spec.model import PoolSpec
@@ -37,6 +38,18 @@ class CheckContext:
     os: catalog.OsSku | None
     pools: tuple[PoolSpec, ...] = ()
     index: int = 0
+
+    @property
+    def kubernetes_version(self) -> str:
+        """The pool's Kubernetes version, or AKS's default when the spec sets none (see
+        :attr:`version_assumed`): the version every rule judges the pool on."""
+        return self.pool.kubernetes_version or default_kubernetes_version().minor
+
+    @property
+    def version_assumed(self) -> bool:
+        """True when the spec sets no kubernetesVersion and AKS's default is assumed: a finding that rests
+        on the assumption alone is a warning, never an error (the cluster may run another version)."""
+        return not self.pool.kubernetes_version
 
     @property
     def is_gpu_size(self) -> bool:
@@ -98,3 +111,11 @@ def iter_findings(pools: list[PoolSpec]) -> Iterator[Finding]:
 def check_pools(pools: list[PoolSpec]) -> list[Finding]:
     """Run every design rule (GP1xx) on ``pools`` and return the findings, sorted by path and line."""
     return sorted(iter_findings(pools), key=sort_key)
+
+
+def assumed_version(pools: list[PoolSpec]) -> str | None:
+    """The default-version note (``assuming Kubernetes 1.35, AKS's default on ...``) when a pool sets no
+    kubernetesVersion; None when every pool sets one. check and plan print it in text and JSON."""
+    if all(p.kubernetes_version for p in pools):
+        return None
+    return default_kubernetes_version().note()

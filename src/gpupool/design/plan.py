@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpupool import catalog
+from gpupool.catalog.aks import default_kubernetes_version
 from gpupool.design.node import Advertised, advertised, node_labels
-from gpupool.findings import Finding
+from gpupool.findings import Finding, Severity
 from gpupool.spec.model import PoolSpec
 
 
@@ -45,6 +46,8 @@ class PoolPlan:
             "gpusPerNodeText": size.gpus_text() if size else None,
             "vcpu": size.vcpu if size else None,
             "memoryGiB": size.memory_gib if size else None,
+            "kubernetesVersion": p.kubernetes_version or default_kubernetes_version().minor,
+            "kubernetesVersionAssumed": not p.kubernetes_version,
             "mode": p.mode,
             "osSku": p.os_sku,
             "priority": p.priority,
@@ -67,6 +70,7 @@ class PoolPlan:
 class Plan:
     pools: list[PoolPlan]
     findings: list[Finding]
+    refused: bool = False  # an error finding: no commands (render writes nothing either)
 
 
 def node_range(pool: PoolSpec) -> tuple[int, int]:
@@ -131,6 +135,9 @@ def plan_pools(pools: list[PoolSpec]) -> Plan:
     from gpupool.render.az import nodepool_add_argv
 
     findings = check_pools(pools)
+    # A spec with an error is refused as render refuses it: no command that would create a pool AKS rejects
+    # or that cannot work (the findings say why).
+    refused = any(f.severity is Severity.ERROR for f in findings)
     plans = []
     for pool in pools:
         plans.append(
@@ -139,8 +146,8 @@ def plan_pools(pools: list[PoolSpec]) -> Plan:
                 advertised=advertised(pool),
                 labels=node_labels(pool),
                 final=final_settings(pool),
-                commands=[nodepool_add_argv(pool)],
+                commands=[] if refused else [nodepool_add_argv(pool)],
                 findings=[f for f in findings if f.object and f.object.endswith(f" {pool.name}")],
             )
         )
-    return Plan(plans, findings)
+    return Plan(plans, findings, refused)

@@ -6,10 +6,13 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from gpupool.catalog.aks import default_kubernetes_version
 from gpupool.cluster import Snapshot
+from gpupool.doctor import placement
 from gpupool.doctor import view as view_mod
 from gpupool.doctor.context import STAGES, Context
 from gpupool.findings import Finding, Severity
+from gpupool.simulate import facts as sim_facts
 from gpupool.simulate.cost import PriceTable, bundled
 
 
@@ -141,4 +144,8 @@ def diagnose(
     }
     if snap.unread:
         summary["notRead"] = dict(sorted(snap.unread.items()))
+    s_ver = placement.cluster_version(view)
+    summary["kubernetesVersion"] = sim_facts.version_text(placement.kubernetes_version(view))
+    if s_ver is None:  # the cluster did not say: AKS's default was assumed for the scheduler's words
+        summary["assumed"] = default_kubernetes_version().note()
     return DoctorResult(snap.source, findings, [_node_row(n) for n in gpu_nodes], pending, summary)

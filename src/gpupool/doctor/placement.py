@@ -6,37 +6,29 @@ Pod objects into :class:`gpupool.simulate.cluster.Cluster` inputs and reads its 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from gpupool.doctor.view import View
+from gpupool.k8s import nodes as k8s_nodes
 from gpupool.simulate import facts as sim_facts
 from gpupool.simulate.cluster import Cluster
 from gpupool.simulate.nodes import NodeShape
 from gpupool.simulate.pods import Pod, Registry, ShapeBook, effective_requests, to_ints
 from gpupool.spec.model import PoolSpec
 
-_V = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
-
 
 def kubernetes_version(view: View) -> tuple[int, int, int]:
-    """The cluster's version (meta.json, else the kubelets), clamped to the versions simulate renders."""
-    texts = []
-    meta = view.snap.meta or {}
-    if isinstance(meta.get("kubernetesVersion"), str):
-        texts.append(meta["kubernetesVersion"])
-    for n in view.nodes:
-        info = (n.obj.get("status") or {}).get("nodeInfo") or {}
-        if isinstance(info.get("kubeletVersion"), str):
-            texts.append(info["kubeletVersion"])
-    found = []
-    for t in texts:
-        m = _V.match(t.strip())
-        if m:
-            found.append((int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)))
-    v = max(found) if found else sim_facts.newest_version()
+    """The cluster's version (meta.json's server version, else the kubelets: k8s.nodes.cluster_version),
+    else AKS's default; clamped to the versions simulate renders."""
+    v = cluster_version(view) or sim_facts.default_version()
     return min(max(v, sim_facts.oldest_version()), sim_facts.newest_version())
+
+
+def cluster_version(view: View) -> tuple[int, int, int] | None:
+    """What the cluster itself says (None: nothing does, and a default is assumed)."""
+    meta = view.snap.meta or {}
+    return k8s_nodes.cluster_version(meta.get("kubernetesVersion"), (n.obj for n in view.nodes))
 
 
 @dataclass

@@ -29,6 +29,8 @@ def render(result: DoctorResult) -> str:
     ]
     if s.get("notRead"):
         lines.append("not read: " + _clean("; ".join(f"{k} ({v})" for k, v in s["notRead"].items())))
+    if s.get("assumed") and s["pendingGpuPods"]:  # the version only shapes the Pending pods' messages
+        lines.append(f"doctor: the cluster gave no version: {s['assumed']}")
     current = None
     for f in result.findings:
         stage = f.extra.get("stage", "pods")

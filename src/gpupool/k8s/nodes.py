@@ -112,3 +112,30 @@ def timestamp(text: Any) -> datetime | None:
     except ValueError:
         return None
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
+_VERSION = __import__("re").compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+def kubelet_version(node: Any) -> str | None:
+    """``status.nodeInfo.kubeletVersion`` (``v1.34.2``), or None."""
+    v = _dict(node, "status", "nodeInfo").get("kubeletVersion")
+    return v if isinstance(v, str) else None
+
+
+def cluster_version(server: Any, nodes: Any) -> tuple[int, int, int] | None:
+    """The cluster's own Kubernetes version: the server's (``kubectl version`` gitVersion, a snapshot's
+    meta.json ``kubernetesVersion``), else the newest kubelet's; None when neither says. The one reading of
+    it for doctor and ``simulate --live/--snapshot``: what the cluster says always wins over a default."""
+    texts = [server] if isinstance(server, str) else []
+    texts += [v for v in map(kubelet_version, nodes or ()) if v]
+    found = []
+    for t in texts:
+        m = _VERSION.match(t.strip())
+        if m:
+            found.append((int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)))
+    if not found:
+        return None
+    if isinstance(server, str) and _VERSION.match(server.strip()):
+        return found[0]  # the control plane's version is the cluster's; nodes may lag it
+    return max(found)

@@ -48,7 +48,7 @@ _CHUNK_BYTES = 200_000
 
 @dataclass(frozen=True)
 class LintOptions:
-    kubernetes_version: str | None = None  # "1.33"; None: the config's, else the newest bundled
+    kubernetes_version: str | None = None  # "1.33"; None: the config's, else AKS's default (catalog.aks)
     strict: bool | None = None  # None: the config's, else True
     crds: tuple[str, ...] = ()  # files/dirs with CustomResourceDefinitions (added to the config's)
     reject_unknown: bool | None = None  # None: the config's, else False
@@ -184,11 +184,11 @@ class Linter:
     def __init__(self, pools: Sequence[PoolSpec], options: LintOptions) -> None:
         cfg = options.config or LintConfig()
         self.config = cfg
-        from gpupool import catalog  # default: the newest version AKS supports (simulate uses the same)
+        from gpupool.catalog.aks import default_kubernetes_version  # AKS's default, as every command
 
-        self.version = schema.resolve_version(
-            options.kubernetes_version or cfg.kubernetes_version or catalog.newest_kubernetes_version()
-        )
+        stated = options.kubernetes_version or cfg.kubernetes_version
+        self.assumed = None if stated else default_kubernetes_version().note()
+        self.version = schema.resolve_version(stated or default_kubernetes_version().minor)
         self.strict = (
             options.strict if options.strict is not None else (cfg.strict if cfg.strict is not None else True)
         )
@@ -829,6 +829,7 @@ def _summary(linter: Linter, rep: _Report, findings: list[Finding], pools: list[
         "charts": rep.charts,
         "findings": counts,
         "kubernetesVersion": linter.version,
+        "assumed": linter.assumed,
         "strict": linter.strict,
         "pools": [p.name for p in pools],
         # pools with GP1xx errors (their findings are in the output): not used as landing places

@@ -106,7 +106,7 @@ class PoolView:
     @cached_property
     def allocatable(self) -> dict[str, int] | None:
         """cpu (millicores), memory and pods a node offers after AKS reservations: simulate's computation
-        (``simulate.nodes.node_shape``), for the pool's Kubernetes version or the newest simulate knows."""
+        (``simulate.nodes.node_shape``), for the pool's Kubernetes version or AKS's default."""
         from gpupool.simulate import facts
         from gpupool.simulate.nodes import node_shape
 
@@ -114,7 +114,7 @@ class PoolView:
             version = (
                 facts.parse_version(self.pool.kubernetes_version)
                 if self.pool.kubernetes_version
-                else facts.newest_version()
+                else facts.default_version()
             )
             return node_shape(self.pool, facts.default_reservations(), version).allocatable
         except InputError:  # a VM size outside the catalog: nothing to compare with
@@ -164,14 +164,14 @@ class PoolIndex:
     @cached_property
     def scheduler(self) -> Messages:
         """kube-scheduler's words for this run's version (simulate's message facts, chosen as simulate does:
-        the given version, else the newest a pool states, else the newest AKS supports)."""
+        the given version, else the newest a pool states, else AKS's default)."""
         from gpupool.simulate import facts
 
         try:
             stated = (p.kubernetes_version for p in self.pools)
             version = facts.scheduler_version(self.kubernetes_version, stated)
         except ValueError:  # reported where the version is read (lint's -k, the spec loader)
-            version = facts.newest_version()
+            version = facts.default_version()
         return facts.messages(version)
 
     def __bool__(self) -> bool:

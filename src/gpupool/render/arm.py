@@ -1,9 +1,11 @@
 """ARM template for an agent pool (``Microsoft.ContainerService/managedClusters/agentPools``).
 
 Property names are the REST names of ``AgentPool.properties`` (cross-checked in the tests against the
-``azure-mgmt-containerservice`` models). The stable API version carries everything except the managed GPU
-settings; pools with ``gpu.managed`` use the preview API that has ``gpuProfile.nvidia.{managementMode,
-migStrategy}`` (from ``2026-01-02-preview``; version from catalog images.yaml ``managedGpu.apiVersion``).
+``azure-mgmt-containerservice`` models). The stable API version carries everything but the managed GPU
+settings; pools with ``gpu.managed`` use the stable API ``2026-08-01``
+(``gpuProfile.nvidia.managementMode``), and the preview API (``2026-01-02-preview`` and later; catalog
+images.yaml ``managedGpu.apiVersion``) only when they set ``gpuProfile.nvidia.migStrategy``, which no
+stable API has yet.
 
 Sources: MicrosoftDocs/azure-aks-docs gpu-multi-instance.md (agent pool HTTP body); Azure/azure-rest-api-specs
 aks preview 2026-04-02-preview ``GPUProfile``/``NvidiaGPUProfile``; ``STABLE_API_VERSION`` is the default API
@@ -28,8 +30,20 @@ def preview_api_version() -> str:
     return str(catalog.images()["managedGpu"]["apiVersion"])
 
 
+def managed_stable_api_version() -> str:
+    """The stable API with ``gpuProfile.nvidia.managementMode`` (2026-08-01; catalog images.yaml)."""
+    return str(catalog.images()["managedGpu"]["stableApiVersion"])
+
+
+def needs_preview(pool: PoolSpec) -> bool:
+    """Only ``gpuProfile.nvidia.migStrategy`` still needs a preview API; managementMode is stable."""
+    return pool.is_gpu_pool and pool.gpu_settings.managed and mig_strategy(pool) is not None
+
+
 def api_version(pool: PoolSpec) -> str:
-    return preview_api_version() if pool.is_gpu_pool and pool.gpu_settings.managed else STABLE_API_VERSION
+    if not (pool.is_gpu_pool and pool.gpu_settings.managed):
+        return STABLE_API_VERSION
+    return preview_api_version() if needs_preview(pool) else managed_stable_api_version()
 
 
 def literal(value: Any) -> Any:
@@ -115,10 +129,16 @@ def template(pool: PoolSpec) -> dict[str, Any]:
     ]
     if pool.priority == "Spot":
         notes.append(f"AKS adds the taint {SPOT_TAINT_KEY}=spot:NoSchedule to Spot nodes.")
-    if pool.is_gpu_pool and pool.gpu_settings.managed:
+    if needs_preview(pool):
         notes.append(
-            "Managed GPU is a preview API: register the feature ManagedGPUExperiencePreview first "
-            "(see az/create-node-pools.sh)."
+            "Managed GPU with a MIG strategy needs a preview API: register the feature "
+            "ManagedGPUExperiencePreview first (see az/create-node-pools.sh)."
+        )
+    elif pool.is_gpu_pool and pool.gpu_settings.managed:
+        notes.append(
+            f"Managed GPU through the stable API {managed_stable_api_version()} (gpuProfile.nvidia."
+            "managementMode); GA is not announced: the feature ManagedGPUExperiencePreview may still be "
+            "required."
         )
     return {
         "$schema": SCHEMA,

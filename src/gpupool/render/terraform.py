@@ -8,8 +8,9 @@ through :func:`hcl_string` (escapes ``\\``, ``"``, control characters and the te
 Sources: hashicorp/terraform-provider-azurerm website/docs/r/kubernetes_cluster_node_pool.html.markdown
 (``gpu_instance``; ``gpu_driver`` since v4.40.0; Spot pools must list AKS's Spot label and taint to avoid a
 perpetual diff; ``node_count`` ignored while the autoscaler runs); no azurerm argument for
-``gpuProfile.nvidia`` at 69697b7fe6a9, so managed pools use Azure/azapi ``azapi_resource`` with the preview
-API (body as in ``gpupool.render.arm``).
+``gpuProfile.nvidia`` at 69697b7fe6a9, so managed pools use Azure/azapi ``azapi_resource`` with the API
+``gpupool.render.arm.api_version`` chooses: stable 2026-08-01, preview only for a MIG strategy (body as in
+``gpupool.render.arm``).
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ def node_pool_resource(pool: PoolSpec, ident: str | None = None) -> str:
 
 
 def azapi_resource(pool: PoolSpec, ident: str | None = None) -> str:
-    """The agent pool through the preview API (for settings azurerm cannot express)."""
+    """The agent pool through azapi (for settings azurerm cannot express), at arm.api_version."""
     ident = ident or tf_ident(pool.name)
     attrs: list[tuple[str, Any]] = [
         ("type", f"{arm.RESOURCE_TYPE}@{arm.api_version(pool)}"),
@@ -213,9 +214,11 @@ def render(pools: Sequence[PoolSpec]) -> str:
         idents[id(p)] = tf_ident(stem)
     for p in pools:
         if needs_azapi(p):
+            api = "the preview API" if arm.needs_preview(p) else f"the stable API {arm.api_version(p)}"
             parts.append(
-                "# Managed GPU (preview): azurerm has no argument for gpuProfile.nvidia, so this pool is\n"
-                "# created through the preview API. Register the feature ManagedGPUExperiencePreview first.\n"
+                "# Managed GPU: azurerm has no argument for gpuProfile.nvidia, so this pool is created\n"
+                f"# through {api} with azapi. GA is not announced: register the feature\n"
+                "# ManagedGPUExperiencePreview first.\n"
                 + azapi_resource(p, idents[id(p)])
             )
         else:

@@ -120,7 +120,9 @@ def parse_table(data: Any, path: str, doc_line: int = 1, origin: str = "file") -
             raise InputError(path, _line(data, doc_line), f"{key}: expected a string")
         top[key] = " ".join(str(v).split())
     rows = data.get("prices")
-    if not isinstance(rows, dict) or not rows:
+    if origin == "bundled" and rows == {}:
+        rows = {}  # the bundled table may be empty: no size has a sourced price (prices.yaml says why)
+    elif not isinstance(rows, dict) or not rows:
         raise InputError(
             path, _line(rows, doc_line), "prices: expected a mapping of VM size to price per hour"
         )

@@ -235,8 +235,10 @@ class Simulation:
 
     def _version(self) -> tuple[int, int, int]:
         try:
-            stated = (p.kubernetes_version for p in self.pools)
-            v = facts.scheduler_version(self.options.kubernetes_version, stated)
+            stated = [p.kubernetes_version for p in self.pools]
+            cluster = self.start.kubernetes_version if self.start is not None else None
+            v = facts.scheduler_version(self.options.kubernetes_version, stated, cluster)
+            self.assumed = facts.version_assumed(self.options.kubernetes_version, stated, cluster)
         except ValueError as e:
             raise InputError(None, None, f"--kubernetes-version: {e}") from None
         if v < facts.oldest_version():

@@ -95,19 +95,38 @@ class Messages:
 
 
 def newest_version() -> tuple[int, int, int]:
-    """The default version: the newest AKS supports (catalog data, the same for every command)."""
+    """The newest Kubernetes minor AKS's calendar lists as GA today (catalog data): the top of the range
+    simulate renders, never a default."""
     from gpupool import catalog
 
     return parse_version(catalog.newest_kubernetes_version())
 
 
-def scheduler_version(explicit: str | None, pool_versions: Any = ()) -> tuple[int, int, int]:
+def default_version() -> tuple[int, int, int]:
+    """The version a run assumes when nothing says one: AKS's default (catalog.aks.default_kubernetes_version,
+    the same for every command)."""
+    from gpupool.catalog import aks
+
+    return parse_version(aks.default_kubernetes_version().minor)
+
+
+def scheduler_version(
+    explicit: str | None, pool_versions: Any = (), cluster: tuple[int, int, int] | None = None
+) -> tuple[int, int, int]:
     """The version whose scheduler words a run quotes: the one given (``--kubernetes-version``), else the
-    newest a pool states, else :func:`newest_version`. Raises ValueError on a malformed version."""
+    cluster's own (``--live``/``--snapshot``), else the newest a pool states, else :func:`default_version`.
+    Raises ValueError on a malformed version."""
     if explicit:
         return parse_version(explicit)
+    if cluster is not None:
+        return cluster
     given = [parse_version(v) for v in pool_versions if v]
-    return max(given) if given else newest_version()
+    return max(given) if given else default_version()
+
+
+def version_assumed(explicit: str | None, pool_versions: Any = (), cluster: Any = None) -> bool:
+    """True when :func:`scheduler_version` fell back to AKS's default (nothing stated a version)."""
+    return not explicit and cluster is None and not any(pool_versions)
 
 
 def oldest_version() -> tuple[int, int, int]:

@@ -119,6 +119,7 @@ class SimulationResult:
     # Choices the real scheduler makes at random (equal best scores): "node" among identical nodes, "state"
     # among different pools or node states (pods per pool may then differ from run to run).
     ties: dict[str, int] = field(default_factory=dict)
+    assumed: str | None = None  # "assuming Kubernetes 1.35, AKS's default on ...": nothing stated a version
 
     @property
     def pending_pods(self) -> int:
@@ -132,6 +133,7 @@ class SimulationResult:
     def to_dict(self) -> dict[str, Any]:
         return {
             "kubernetesVersion": self.kubernetes_version,
+            "assumed": self.assumed,
             "autoscaler": self.autoscaler,
             "expander": self.expander,
             "pools": [p.to_dict() for p in self.pools],
@@ -282,6 +284,7 @@ def build(
     ds = sum(1 for p in run.pods if p.node is not None and p.ds)
     return SimulationResult(
         kubernetes_version=facts.version_text(sim.version),
+        assumed=_assumed_note(sim),
         autoscaler=run.mode,
         expander=sim.options.expander,
         pools=pools,
@@ -300,3 +303,12 @@ def build(
         ties=dict(cluster.ties),
         start=start_summary(sim, run),
     )
+
+
+def _assumed_note(sim) -> str | None:  # type: ignore[no-untyped-def]
+    """The default-version note when nothing (option, cluster, pool) stated a version."""
+    if not getattr(sim, "assumed", False):
+        return None
+    from gpupool.catalog.aks import default_kubernetes_version
+
+    return default_kubernetes_version().note()

@@ -80,6 +80,7 @@ class StartState:
     daemonsets: list[Workload]
     pools: list[PoolSpec] = field(default_factory=list)  # from nodepools.json; empty when absent
     notes: list[str] = field(default_factory=list)
+    kubernetes_version: tuple[int, int, int] | None = None  # the cluster's own (server, else kubelets)
 
 
 def _ints(q: dict) -> dict[str, int]:
@@ -148,7 +149,9 @@ def from_snapshot(snap: Any, pools: list[PoolSpec] | None = None) -> StartState:
     ]
     if unbound:
         notes.append(_pending_note(unbound, str(snap.source).startswith("context ")))
-    return StartState(str(snap.source), nodes, pods, daemonsets, list(pools or []), notes)
+    meta = getattr(snap, "meta", None) or {}
+    version = k8s_nodes.cluster_version(meta.get("kubernetesVersion"), snap.nodes)
+    return StartState(str(snap.source), nodes, pods, daemonsets, list(pools or []), notes, version)
 
 
 def _pending_note(pods: list[dict], live: bool) -> str:

@@ -10,9 +10,14 @@ no list of supported GPU sizes, and sizes outside its internal list get no GPU s
 
 Fix: correct the name, or confirm the size exists in your region with
 ``az vm list-skus --location <region> --size <name> -o table`` (and, with aks-preview,
-``az aks list-vm-skus --location <region>``), then pass that list-skus output with ``--skus FILE`` so
-check, plan and simulate use its vCPUs, memory and GPUs (GP141 notes what stays unknown). On a GpuNodePool
-only GPU sizes are suggested. A warning, not an error: the catalog may lag Azure.
+``az aks list-vm-skus --location <region>``), then say so: pass that list-skus output with ``--skus FILE``,
+or declare the size in ``.gpupool.yaml`` (``sizes: [{name, vcpus, memoryGiB, gpus}]``), so check, plan,
+render and simulate use its vCPUs, memory and GPUs (GP141 warns about what stays unknown). On a
+GpuNodePool only GPU sizes are suggested.
+
+Severity: an error. A size nobody can vouch for is most likely a typo, and a GPU pool on it renders
+without its GPU manifests; the catalog lags Azure, so a real newer size is one declaration away.
+General-purpose sizes (not ``Standard_N*``) in a plain NodePool are not tracked and pass.
 
 Source: gpupool catalog (catalog/data/vm_sizes.yaml, as of 2026-08-21); MicrosoftDocs/azure-aks-docs
 articles/aks/use-nvidia-gpu.md and aks-list-skus.md (no published list of supported GPU sizes,
@@ -46,7 +51,7 @@ if TYPE_CHECKING:
 
 ID = "GP101"
 NAME = "unknown-vm-size"
-SEVERITY = Severity.WARNING
+SEVERITY = Severity.ERROR
 SUMMARY = "VM size not in the catalog (likely a typo); lists close matches"
 
 
@@ -61,8 +66,8 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
     close = close[:3]
     as_of = catalog.recommended_minimum()[2]
     skus = (
-        f"pass --skus FILE (az vm list-skus -l REGION --size {pool.vm_size} --all -o json) so its vCPUs, "
-        "memory and GPUs are known"
+        f"pass --skus FILE (az vm list-skus -l REGION --size {pool.vm_size} --all -o json) or declare it in "
+        ".gpupool.yaml (sizes: [{name, vcpus, memoryGiB, gpus}]) so its vCPUs, memory and GPUs are known"
     )
     msg = (
         f'vmSize "{pool.vm_size}" is not in gpupool\'s VM size catalog: its GPU count, driver and AKS '

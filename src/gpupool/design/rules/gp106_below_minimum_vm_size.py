@@ -47,6 +47,8 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
     size = ctx.size
     if size is None or size.status != "below-minimum":
         return
+    if (size.retirement() or ("",))[0] == "retired":
+        return  # GP105: retired says it all
     minimum, source, since = catalog.recommended_minimum()
     yield ctx.finding(
         ID,

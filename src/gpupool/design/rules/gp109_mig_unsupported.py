@@ -2,10 +2,12 @@
 
 What it checks: ``gpu.instanceProfile`` (MIG1g ... MIG7g) on a GPU VM size where AKS has no MIG:
 
-* GPUs without MIG on AKS (T4, V100, A10, ...) and AMD GPUs: error;
+* GPUs without MIG hardware at all (T4, V100, A10 - also the undocumented NC A10 v4 sizes -, older
+  GPUs) and AMD GPUs: error, the hardware lacks the feature (NVIDIA MIG user guide, "Supported GPUs");
+* GPUs with MIG hardware but no MIG on AKS's documented sizes: error;
 * partial-GPU (vGPU) sizes such as ``Standard_NV6ads_A10_v5`` (1/6 of a GPU): error;
-* sizes AKS does not document (GB200/GB300, NCCads H100 v5): warning, since AKS MIG support there is
-  [UNVERIFIED];
+* sizes AKS does not document whose GPU has MIG (GB200/GB300, NCCads H100 v5) and sizes known only from
+  list-skus or a declaration: warning, since AKS MIG support there is [UNVERIFIED];
 * a Linux OS SKU for which AKS documents no MIG (the legacy ``CBLMariner``/``Mariner`` names): warning.
 
 Windows pools are covered by GP119.
@@ -17,8 +19,9 @@ the pool has to be recreated.
 Fix: remove ``gpu.instanceProfile`` (share the GPU with time-slicing instead), or use an A100, H100 or
 H200 size such as ``Standard_NC24ads_A100_v4``.
 
-Source: MicrosoftDocs/azure-aks-docs articles/aks/gpu-multi-instance.md (2026-05-22, commit
-fb060abe6a8f); Azure/AgentBaker parts/linux/cloud-init/artifacts/mig-partition.sh (06836ee2301e); as of
+Source: NVIDIA Multi-Instance GPU User Guide, "Supported GPUs" (A30, A100, H100, H200, Blackwell; read
+by the audit of 2026-12-03); MicrosoftDocs/azure-aks-docs articles/aks/gpu-multi-instance.md (2026-05-22,
+commit fb060abe6a8f); Azure/AgentBaker parts/linux/cloud-init/artifacts/mig-partition.sh (06836ee2301e); as of
 2026-08-21.
 
 Failing example::
@@ -39,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from gpupool import catalog
 from gpupool.design.rules._common import size_text
 from gpupool.findings import Finding, Severity
 
@@ -70,7 +74,11 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
             msg = (f"gpu.instanceProfile {profile} on {size_text(size)}: a partial GPU (vGPU) cannot be "
                    "MIG-partitioned")
             yield ctx.finding(ID, SEVERITY, msg, at=at, fix=_FIX)
-        elif size.status == "undocumented":
+        elif size.gpu is not None and not size.gpu.mig_hardware:
+            msg = (f"gpu.instanceProfile {profile} on {size_text(size)}: the {size.gpu.model} has no MIG at "
+                   f"all (source: {catalog.mig_hardware_source()}); node provisioning fails")
+            yield ctx.finding(ID, SEVERITY, msg, at=at, fix=_FIX)
+        elif size.status in ("undocumented", "list-skus", "declared"):
             msg = (f"gpu.instanceProfile {profile} on {size_text(size)}: AKS documents MIG only for A100, "
                    "H100 and H200 sizes; MIG on this size is unverified")
             yield ctx.finding(ID, Severity.WARNING, msg, at=at, fix=_FIX)

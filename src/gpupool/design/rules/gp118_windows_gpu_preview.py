@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 ID = "GP118"
 NAME = "windows-gpu-preview"
-SEVERITY = Severity.INFO
+SEVERITY = Severity.WARNING
 SUMMARY = "Windows GPU pools are preview (WindowsGPUPreview, DirectX device plugin)"
 
 

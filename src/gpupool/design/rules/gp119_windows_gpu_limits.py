@@ -76,7 +76,7 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
             at=("mode",),
             fix="set mode: User (keep a Linux system pool for cluster add-ons)",
         )
-    have, need = k8s_minor(pool.kubernetes_version), k8s_minor(w["minKubernetes"])
+    have, need = k8s_minor(ctx.kubernetes_version), k8s_minor(w["minKubernetes"])
     if have is not None and need is not None and have < need:
         yield ctx.finding(
             ID, SEVERITY,

@@ -2,7 +2,8 @@
 
 What it checks: a GPU pool (GpuNodePool, or any pool on a GPU size) whose OS SKU AKS does not support
 for GPUs: ``Flatcar`` and ``AzureLinuxOSGuard`` (neither the AKS GPU setup nor the NVIDIA GPU
-Operator); and ``AzureContainerLinux`` on an ARM64 GPU size (ND GB200/GB300 v6).
+Operator); ``Ubuntu2604`` (a preview OS SKU whose release notes say GPU sizes are not supported); and
+``AzureContainerLinux`` on an ARM64 GPU size (ND GB200/GB300 v6).
 
 Why: the nodes come up without a usable GPU stack (or the pool is refused: new Flatcar pools are
 blocked since 2026-07-17).
@@ -10,7 +11,8 @@ blocked since 2026-07-17).
 Fix: use ``osSku: Ubuntu`` (default) or ``AzureLinux``.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/use-nvidia-gpu.md, nvidia-gpu-operator.md (commit
-fb060abe6a8f); Azure/AKS CHANGELOG 2026-07-17; MicrosoftDocs/azure-management-docs
+fb060abe6a8f); Azure/AKS CHANGELOG 2026-07-17, 2026-08-07 (Ubuntu 26.04 preview, no GPU sizes) and
+Azure/AKS#5905; MicrosoftDocs/azure-management-docs
 azure-container-linux-overview.md ("doesn't support ARM64 architectures for GPU-enabled node pools",
 d923d5889010); as of 2026-08-21.
 
@@ -54,8 +56,8 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
         yield ctx.finding(
             ID,
             SEVERITY,
-            f"osSku {pool.os_sku} does not support GPU node pools on AKS (neither the AKS GPU setup nor the "
-            f"NVIDIA GPU Operator; source: {os_.source})",
+            f"osSku {pool.os_sku}{' (a preview)' if os_.preview else ''} does not support GPU node pools on "
+            f"AKS (neither the AKS GPU setup nor the NVIDIA GPU Operator; source: {os_.source})",
             at=("osSku",),
             fix="use osSku: Ubuntu (the default) or AzureLinux",
         )

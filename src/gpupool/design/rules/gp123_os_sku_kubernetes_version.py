@@ -9,6 +9,9 @@ Why: AKS rejects an OS SKU outside its Kubernetes range (and moves ``Ubuntu`` fr
 1.35); a versioned OS SKU at the end of its range blocks the next Kubernetes upgrade. Ubuntu 22.04
 support ends 2027-06-30.
 
+Without ``kubernetesVersion`` the pool is judged on AKS's default (N-1 of the GA minors: 1.35 on
+2026-12-03), and the finding is a warning: the cluster may run another version.
+
 Fix: pick an OS SKU that matches the version (``Ubuntu`` follows AKS's default; a Windows pool gets the
 Windows SKUs that allow the version), or change ``kubernetesVersion``.
 
@@ -35,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from gpupool.catalog.aks import default_kubernetes_version
 from gpupool.design.rules._common import k8s_minor, offered_on, other_os_skus
 from gpupool.findings import Finding, Severity
 
@@ -50,7 +54,7 @@ SUMMARY = "OS SKU not available for the pool's Kubernetes version"
 
 def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
     os_ = ctx.os
-    have = k8s_minor(pool.kubernetes_version)
+    have = k8s_minor(ctx.kubernetes_version)
     if os_ is None or os_.kubernetes is None or have is None:
         return
     if offered_on(os_, have):
@@ -60,11 +64,15 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
         span = f"{lo_text}-{hi_text}"
     else:
         span = f"{lo_text} or newer" if lo_text else f"{hi_text} or older"
+    given = (
+        f"kubernetesVersion is not set ({default_kubernetes_version().note()})"
+        if ctx.version_assumed
+        else f"kubernetesVersion is {pool.kubernetes_version}"
+    )
     yield ctx.finding(
         ID,
-        SEVERITY,
-        f"osSku {pool.os_sku} is available on Kubernetes {span} only; kubernetesVersion is "
-        f"{pool.kubernetes_version}",
+        Severity.WARNING if ctx.version_assumed else SEVERITY,  # an assumption is not evidence
+        f"osSku {pool.os_sku} is available on Kubernetes {span} only; {given}",
         at=("osSku", "kubernetesVersion"),
         fix=_fix(pool, span),
     )

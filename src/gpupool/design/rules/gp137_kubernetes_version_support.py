@@ -4,7 +4,8 @@ What it checks: the minor of ``spec.kubernetesVersion`` against AKS's calendar a
 Past end of life (community support) but within long-term support (LTS, Premium tier): warning, with
 both dates. Past end of life, only platform support left (N-3): warning. Past end of life and past LTS
 and platform support: error (a warning when the version's dates are ones the calendar only plans).
-Not yet GA (preview on AKS): info.
+Not yet GA (preview on AKS): warning. A version whose GA month has come but whose GA the calendar only
+*planned* (1.37, "Oct 2026 (planned)", not confirmed by any release note gpupool can read): warning.
 
 Why: after end of life AKS no longer patches the version; new clusters cannot use it, and node pools
 get only platform support. LTS needs the Premium tier and the LTS support plan
@@ -34,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from gpupool.catalog.aks import kubernetes_version, today
+from gpupool.catalog.aks import default_kubernetes_version, kubernetes_version, today
 from gpupool.findings import Finding, Severity
 
 if TYPE_CHECKING:
@@ -60,13 +61,26 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
         "status": status,
     }
     k = pool.kubernetes_version
+    if status == "supported" and v.planned:
+        ga = v.ga.strftime("%b %Y") if v.ga else "a later date"
+        yield ctx.finding(
+            ID,
+            Severity.WARNING,
+            f"kubernetesVersion {v.minor}: AKS's GA was planned for {ga}, and no release note gpupool can "
+            f"read confirms it (calendar as of {v.as_of}); AKS may still offer it as preview only",
+            at=("kubernetesVersion",),
+            fix="check az aks get-versions -l REGION (or gpupool preflight); AKS's default today is "
+            f"{default_kubernetes_version().minor}",
+            **extra,
+        )
+        return
     if status == "supported":
         return
     if status == "preview":
         ga = v.ga.strftime("%b %Y") if v.ga else "a later date"
         yield ctx.finding(
             ID,
-            Severity.INFO,
+            Severity.WARNING,
             f"kubernetesVersion {v.minor} is preview on AKS until GA ({ga})",
             at=("kubernetesVersion",),
             fix=None,

@@ -3,9 +3,10 @@
 What it checks: sizes whose catalog row limits the OS SKUs AKS installs a GPU driver for: the
 NC RTX PRO 6000 BSE v6 family (GRID v20 driver) on Ubuntu only.
 
-Why: AKS's RTX PRO 6000 support is "Ubuntu only": the Azure Linux node image has no GRID v20 driver,
-so the pool's GPUs would have no driver. The fact comes from the AKS changelog and AgentBaker code,
-not from an AKS article, so gpupool reports a warning, not an error.
+Why: AKS's RTX PRO 6000 support is "Ubuntu only": AgentBaker's Azure Linux install script has no GRID
+v20 driver path and rejects it, so on Azure Linux the pool's GPUs get no driver. A primary source (the
+code that provisions the node) proves it cannot work: an error. A size whose OS limit no such source
+proves (``osSkusProof`` absent in the catalog row) gets a warning.
 
 Fix: use ``osSku: Ubuntu`` (or ``Ubuntu2204``/``Ubuntu2404``).
 
@@ -39,8 +40,8 @@ if TYPE_CHECKING:
 
 ID = "GP140"
 NAME = "size-os-sku"
-SEVERITY = Severity.WARNING
-SUMMARY = "VM size supported on other OS SKUs only (RTX PRO 6000: Ubuntu)"
+SEVERITY = Severity.ERROR
+SUMMARY = "VM size supported on other OS SKUs only (RTX PRO 6000: Ubuntu; error on Azure Linux)"
 
 
 def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
@@ -49,10 +50,12 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
         return
     if pool.os_sku.lower() in {s.lower() for s in size.os_skus}:
         return
+    proof = f" ({size.os_skus_proof})" if size.os_skus_proof else ""
     yield ctx.finding(
         ID,
-        SEVERITY,
-        f"vmSize {size.name} is supported on {', '.join(size.os_skus)} only; osSku is {pool.os_sku}",
+        SEVERITY if size.os_skus_proof else Severity.WARNING,
+        f"vmSize {size.name} is supported on {', '.join(size.os_skus)} only; osSku is {pool.os_sku}: no GPU "
+        f"driver is installed there{proof}",
         at=("osSku", "vmSize"),
         fix=f"use osSku: {size.os_skus[0]}",
         osSkus=list(size.os_skus),

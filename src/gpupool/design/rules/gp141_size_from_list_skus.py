@@ -1,6 +1,7 @@
-"""GP141 size-from-list-skus: the VM size is known only from the user's ``az vm list-skus`` output.
+"""GP141 size-from-list-skus: the VM size is known only from the user's list-skus output or declaration.
 
-What it checks: pools whose size the catalog lacks but ``--skus FILE`` (list-skus JSON) describes. The
+What it checks: pools whose size the catalog lacks but ``--skus FILE`` (list-skus JSON) or a ``sizes:``
+entry of ``.gpupool.yaml`` describes. The
 pool is checked and simulated with list-skus's facts (vCPUs, memory, GPU count, quota family); the
 AKS-specific facts gpupool keeps per size are unknown for it: the GPU model, the driver AKS installs (if
 any), MIG support, and whether AKS supports the size at all. Info for plain sizes, warning for GPU sizes.
@@ -10,6 +11,9 @@ support gets no driver or device plugin, and nothing here can tell.
 
 Fix: confirm AKS support (``az aks list-vm-skus`` with aks-preview, or the AKS GPU docs); if AKS installs
 no driver, set ``gpu.driver: None`` and install the NVIDIA GPU Operator.
+
+Severity: a warning for GPU sizes, like GP107 (not in the AKS GPU docs: AKS support unverified); info for
+plain sizes.
 
 Source: Azure Resource SKUs API capabilities ``vCPUs``, ``MemoryGB``, ``GPUs`` (azure-cli 2.91.0 ``az vm
 list-skus``); as of 2026-12-03.
@@ -44,7 +48,7 @@ SUMMARY = "VM size known only from the user's list-skus output: AKS facts (drive
 
 def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
     size = ctx.size
-    if size is None or size.origin != "list-skus":
+    if size is None or size.origin not in ("list-skus", "declared"):
         return
     gpus = f", {size.gpus_text()} GPU{'' if size.gpus == 1 else 's'}" if size.is_gpu else ""
     yield ctx.finding(
@@ -55,5 +59,5 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
         "support) are unknown",
         at=("vmSize",),
         fix="confirm AKS supports the size (az aks list-vm-skus, AKS GPU docs)" if size.is_gpu else None,
-        origin="list-skus",
+        origin=size.origin,
     )

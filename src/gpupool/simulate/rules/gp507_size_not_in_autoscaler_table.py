@@ -1,7 +1,7 @@
 """GP507 autoscaler-size-unknown: a VM size missing from the cluster autoscaler's static size table.
 
 What it checks: autoscaled pools whose VM size the autoscaler's static instance-type table lacks (the K80,
-M60, P40 and P100 sizes, the GB200 and GB300 sizes).
+M60, P40 and P100 sizes, the GB200 and GB300 sizes, all 15 RTX PRO 6000 BSE v6 sizes).
 
 Why: with no node to copy, the autoscaler builds a pool's template from that table. For a size it lacks there
 is no template. Up to cluster-autoscaler 1.34 (on AKS its minor follows the cluster's Kubernetes minor),
