@@ -211,14 +211,16 @@ def test_action_installs_gpupool_from_its_own_checkout(tmp_path: Path) -> None:
     checkout = tmp_path / "actions" / "owner repo" / "v1"  # a path with a space stays one argument
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
            "GITHUB_ACTION_PATH": str(checkout)}
-    r = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=tmp_path, env=env, capture_output=True, text=True)
+    r = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=tmp_path, env=env, capture_output=True,
+                       text=True)
     assert r.returncode == 0, r.stderr
     assert log.read_text().splitlines() == [
         f"python -m pip install --disable-pip-version-check {checkout}",
         "gpupool --version",
     ]
-    text = ACTION.read_text() + (REPO / "README.md").read_text() + (REPO / ".pre-commit-hooks.yaml").read_text()
-    text += (REPO / "docs" / "DEVELOPING.md").read_text() + WORKFLOW.read_text()
+    docs = [ACTION, WORKFLOW, REPO / "README.md", REPO / ".pre-commit-hooks.yaml"]
+    docs.append(REPO / "docs" / "DEVELOPING.md")
+    text = "".join(p.read_text() for p in docs)
     index_install = r"pip install (?:-\S+ )*['\"]?gpupool(?:\[[^\]]*\])?(?:[=<>~!]=\S*)?['\"]?(?:\s|$|`)"
     assert not re.search(index_install, text, re.M), re.search(index_install, text, re.M)
     assert not re.search(r"(?i)gpupool (from|on) (pypi|the package index)", text)

@@ -564,10 +564,11 @@ def test_skus_file_lets_a_size_the_catalog_lacks_be_drawn(tmp_path):
 
 def _pools_spec(names: list[str]) -> str:
     return "---\n".join(
-        "apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: %s}\n"
+        f"apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {{name: {n}}}\n"
         "spec: {resourceGroup: rg, clusterName: c1, vmSize: Standard_NC4as_T4_v3, nodeCount: 1,\n"
-        "  autoscaler: {minCount: 1, maxCount: 1}, nodeTaints: ['sku=gpu:NoSchedule'], gpu: {driver: Install}}\n"
-        % n for n in names
+        "  autoscaler: {minCount: 1, maxCount: 1}, nodeTaints: ['sku=gpu:NoSchedule'],\n"
+        "  gpu: {driver: Install}}\n"
+        for n in names
     )
 
 
@@ -608,7 +609,8 @@ def test_pending_pods_several_pools_could_take_are_said_once(tmp_path):
     # one pool alone: the line beside it, in the singular when one pod is left
     (tmp_path / "one.yaml").write_text(_pools_spec(["gpua"]))
     (tmp_path / "w2.yaml").write_text(_trainer(2))
-    run_cli("report", str(tmp_path / "one.yaml"), str(tmp_path / "w2.yaml"), "-o", str(out), "--fail-on", "none")
+    run_cli("report", str(tmp_path / "one.yaml"), str(tmp_path / "w2.yaml"), "-o", str(out),
+            "--fail-on", "none")
     root, _ = parse(out.read_text())
     assert not root.find_all("p", "pgroup")
     beside = " ".join(_pools(root)["gpua"].find("ul", "breaks").text.split())
@@ -617,7 +619,7 @@ def test_pending_pods_several_pools_could_take_are_said_once(tmp_path):
 
 def test_counted_nouns_are_real_plurals(examples_page):
     """No "pod(s)" or "finding(s)": every count on the page agrees with its noun."""
-    html, root, _ = examples_page
+    _, root, _ = examples_page
 
     def own_text(e) -> str:  # the page's words, not the engines' messages quoted in it (item 1's)
         if e.tag in ("title", "script", "style") or e.classes & {"msg", "evidence", "fix", "breaks", "plain"}:

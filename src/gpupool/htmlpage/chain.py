@@ -218,10 +218,12 @@ def rows_of(s: Stage, width: float) -> list[tuple[str, str, svg.Font]]:
     most, then cut); a wrapped line's second part has the class ``cont``."""
     rows: list[tuple[str, str, svg.Font]] = []
     if s.key in TITLED:
-        rows += [(t, "title" + (" cont" if n else ""), TITLE) for n, t in enumerate(svg.wrap(s.title, width, TITLE))]
+        for n, t in enumerate(svg.wrap(s.title, width, TITLE)):
+            rows.append((t, "title" + (" cont" if n else ""), TITLE))
     for txt, cls in s.lines:
         font = line_font(cls)
-        rows += [(t, f"line {cls}" + (" cont" if n else ""), font) for n, t in enumerate(svg.wrap(txt, width, font))]
+        for n, t in enumerate(svg.wrap(txt, width, font)):
+            rows.append((t, f"line {cls}" + (" cont" if n else ""), font))
     return rows
 
 

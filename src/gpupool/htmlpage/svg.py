@@ -130,7 +130,7 @@ def fit(text: str, max_chars: int) -> str:
 
 
 def chars_for(width: float, font_px: float) -> int:
-    """How many characters of ``font_px`` text fit into ``width`` pixels (on average: :func:`cut` measures)."""
+    """How many characters of ``font_px`` text fit in ``width`` px (on average; :func:`cut` measures)."""
     return max(1, int(width / (font_px * CHAR_WIDTH)))
 
 
