@@ -54,7 +54,7 @@ shared Pending lines said once). The examples' findings may change a little; the
 def test_examples_page_is_short_and_boxes_fit_at_1400(tmp_path):
     page = tmp_path / "report.html"
     r = run_cli("report", *[str(REPO / a) for a in EXAMPLE_ARGS], "-o", str(page), "--fail-on", "none")
-    assert r.exit_code == 0, r.stderr
+    assert r.exit_code in (0, 1) and page.is_file(), r.stderr  # 1: spec errors, page written
     v = visit(page, width=1400, height=1000)
     assert 2000 < v.page_height < MAX_PAGE_HEIGHT, v.page_height
     assert v.overflow == [], v.overflow
@@ -80,7 +80,7 @@ def test_long_names_fit_their_boxes(tmp_path):
     (tmp_path / "pools.yaml").write_text("---\n".join(specs))
     page = tmp_path / "r.html"
     r = run_cli("report", str(tmp_path / "pools.yaml"), "-o", str(page), "--fail-on", "none")
-    assert r.exit_code == 0, r.stderr
+    assert r.exit_code in (0, 1) and page.is_file(), r.stderr
     for width in (1400, 800):
         v = visit(page, width=width, height=900)
         assert v.overflow == [], (width, v.overflow)

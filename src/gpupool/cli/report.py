@@ -102,5 +102,5 @@ def register(app: typer.Typer) -> None:
         if res.doctor is not None:
             findings += res.doctor.findings
         typer.echo(f"gpupool: wrote {output} ({len(html.encode('utf-8')) // 1024 + 1} KiB, "
-                   f"{len(res.pools)} pool{'' if len(res.pools) == 1 else 's'})", err=True)
+                   f"{len(res.pools)} pool(s))", err=True)
         raise typer.Exit(exit_code(findings, fail_on.severity))
