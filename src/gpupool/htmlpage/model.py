@@ -479,6 +479,9 @@ def _group(b: _Builder, pool: str | None, anchor: str, items: list[tuple[str, Fi
             continue
         room = max(0, min(MAX_PER_GROUP, b.findings_budget[sev]))
         shown = [b.finding_item(fam, f) for fam, f in lst[:room]]
+        for item in shown:  # "GpuNodePool gpunp:" under the heading "Pool gpunp" says nothing new
+            if pool is not None and _pool_of_object(item["object"], {pool}) == pool:
+                item["object"] = ""
         b.findings_budget[sev] -= len(shown)
         for _, f in lst[room:]:
             b.rules_used.add(f.rule)
