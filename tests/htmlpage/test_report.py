@@ -621,8 +621,10 @@ def test_counted_nouns_are_real_plurals(examples_page):
     """No "pod(s)" or "finding(s)": every count on the page agrees with its noun."""
     _, root, _ = examples_page
 
+    quoted = {"msg", "evidence", "fix", "breaks", "plain"}
+
     def own_text(e) -> str:  # the page's words, not the messages it quotes (the engines', kube-scheduler's)
-        if e.tag in ("title", "script", "style", "code") or e.classes & {"msg", "evidence", "fix", "breaks", "plain"}:
+        if e.tag in ("title", "script", "style", "code") or e.classes & quoted:
             return " "
         return "".join(c if isinstance(c, str) else own_text(c) for c in e.children)
 
