@@ -33,6 +33,23 @@ _COLLECT = """() => Array.from(document.querySelectorAll('article.pool')).map(a 
   width: a.querySelector('svg.chain').getBoundingClientRect().width,
 }))"""
 
+_OVERFLOW = """() => {
+  const out = [];
+  document.querySelectorAll('svg.chain g.node').forEach(g => {
+    const box = g.querySelector('rect.box').getBoundingClientRect();
+    g.querySelectorAll('text').forEach(t => {
+      const r = t.getBoundingClientRect();
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.width === 0) {
+        out.push({pool: g.closest('article').dataset.pool, stage: g.dataset.stage, text: t.textContent,
+                  width: Math.round(r.width), box: Math.round(box.width)});
+      }
+    });
+  });
+  return out;
+}"""
+"""Each text of a chain diagram's box that is wider than the box (or drawn outside it): none, when the
+page's measuring and wrapping (htmlpage/svg.py) holds for the browser's real fonts."""
+
 
 def chromium() -> str | None:
     """The Debian chromium binary, or None where it is not installed."""
@@ -65,6 +82,9 @@ class Visit:
     png: bytes = b""
     pdf: bytes = b""  # the page printed (A4 landscape, print CSS), when asked
     print_hidden: list[str] = field(default_factory=list)  # selectors print CSS hides
+    page_height: int = 0  # the whole page's height in CSS pixels at the viewport's width
+    overflow: list[dict[str, Any]] = field(default_factory=list)  # box texts wider than their box
+    opened_by_link: bool | None = None  # following a rule link opened that rule's collapsed doc
 
 
 def visit(page_file: Path, screenshot: Path | None = None, width: int = 1400, height: int = 1000,
@@ -108,10 +128,21 @@ def visit(page_file: Path, screenshot: Path | None = None, width: int = 1400, he
             )
             # page.js un-hides the severity filter: proof that the page's own (hash-allowed) script ran
             out.scripts_ran = page.evaluate("() => !document.querySelector('.filters').hidden")
+            out.page_height = page.evaluate("() => document.documentElement.scrollHeight")
+            out.overflow = page.evaluate(_OVERFLOW)
             clip = {"x": 0, "y": 0, "width": width, "height": clip_height} if clip_height else None
             out.png = page.screenshot(full_page=full_page or bool(clip_height), clip=clip, type="png")
             if screenshot is not None:
                 screenshot.write_bytes(out.png)
+            links = page.locator("a.rule[href^='#rule-']:visible")
+            if links.count():  # a rule's doc is collapsed: its link opens it (no script needed)
+                link = links.first
+                target = link.get_attribute("href")
+                closed = page.evaluate(f"() => !document.querySelector('{target}').closest('details').open")
+                link.click()
+                page.wait_for_timeout(100)
+                out.opened_by_link = closed and page.evaluate(
+                    f"() => document.querySelector('{target}').closest('details').open")
             if pdf:
                 page.emulate_media(media="print")
                 out.print_hidden = page.evaluate(

@@ -191,3 +191,37 @@ def test_lint_step_takes_a_directory_of_pools(tmp_path: Path) -> None:
     first = log.read_text().split("--\n")[0].splitlines()
     given = sorted(first[i + 1] for i, a in enumerate(first) if a == "--pool")
     assert given == [str(pools / "gpu.yaml"), str(pools / "sub" / "a100.yml")]
+
+
+def test_action_installs_gpupool_from_its_own_checkout(tmp_path: Path) -> None:
+    """The install step runs ``pip install "$GITHUB_ACTION_PATH"`` (the checkout of the ref in ``uses:``)
+    and nothing else: no version input, no package name a package index could serve (gpupool is on none,
+    and the name could be taken). Run with bash and a ``python`` on PATH that records its arguments."""
+    meta = action()
+    assert "gpupool-version" not in meta["inputs"]
+    step = next(s for s in run_steps() if s["name"] == "Install gpupool")
+    assert "env" not in step  # no input reaches it
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "argv"
+    for name in ("python", "gpupool"):
+        stub = bin_dir / name
+        stub.write_text(f'#!/bin/sh\necho "{name} $*" >> "{log}"\n')
+        stub.chmod(0o755)
+    checkout = tmp_path / "actions" / "owner repo" / "v1"  # a path with a space stays one argument
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+           "GITHUB_ACTION_PATH": str(checkout)}
+    r = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=tmp_path, env=env, capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    assert log.read_text().splitlines() == [
+        f"python -m pip install --disable-pip-version-check {checkout}",
+        "gpupool --version",
+    ]
+    docs = [ACTION, WORKFLOW, REPO / "README.md", REPO / ".pre-commit-hooks.yaml"]
+    docs.append(REPO / "docs" / "DEVELOPING.md")
+    text = "".join(p.read_text() for p in docs)
+    index_install = r"pip install (?:-\S+ )*['\"]?gpupool(?:\[[^\]]*\])?(?:[=<>~!]=\S*)?['\"]?(?:\s|$|`)"
+    assert not re.search(index_install, text, re.M), re.search(index_install, text, re.M)
+    assert not re.search(r"(?i)gpupool (from|on) (pypi|the package index)", text)
+    assert "gpupool==" not in text

@@ -42,6 +42,49 @@ def test_examples_page_renders_offline(tmp_path):
     assert v.print_hidden == [".toc", ".filters"]
     assert v.pdf.startswith(b"%PDF")
     assert len(re.findall(rb"/Type\s*/Page[^s]", v.pdf)) >= 3
+    assert v.overflow == [], "text wider than its box in a chain diagram"
+    assert v.opened_by_link, "a rule link did not open the rule's collapsed documentation"
+
+
+MAX_PAGE_HEIGHT = 8000
+"""The bundled examples' page at 1400 px wide, in CSS pixels (rule docs collapsed, info findings folded,
+shared Pending lines said once). The examples' findings may change a little; the page must stay short."""
+
+
+def test_examples_page_is_short_and_boxes_fit_at_1400(tmp_path):
+    page = tmp_path / "report.html"
+    r = run_cli("report", *[str(REPO / a) for a in EXAMPLE_ARGS], "-o", str(page), "--fail-on", "none")
+    assert r.exit_code in (0, 1) and page.is_file(), r.stderr  # 1: spec errors, page written
+    v = visit(page, width=1400, height=1000)
+    assert 2000 < v.page_height < MAX_PAGE_HEIGHT, v.page_height
+    assert v.overflow == [], v.overflow
+    assert len(v.pools) == 6 and all(p["stages"] for p in v.pools)
+
+
+def test_long_names_fit_their_boxes(tmp_path):
+    """A pool with a long name, long taints and the widest VM size names: every box text fits (wrapped or
+    cut, never spilling over the box), at a narrow window too."""
+    taints = "['nvidia.com/gpu.workload.config=WWWWWWWWWWWWWWWWWWWWWWWW:NoSchedule', 'b=c:NoSchedule']"
+    specs = []
+    for n, (size, gpu) in enumerate([
+        ("Standard_ND96isr_H100_v5", "{driver: Install, instanceProfile: MIG1g}"),
+        ("Standard_ND96asr_v4", "{driver: Install, instanceProfile: MIG7g, migStrategy: Mixed}"),
+        ("Standard_NC24ads_A100_v4", "{driver: Install}"),
+    ]):
+        specs.append(
+            "apiVersion: gpupool/v1\nkind: GpuNodePool\n"
+            f"metadata: {{name: wwwwwwwwwww{n}}}\n"
+            f"spec: {{resourceGroup: rg, clusterName: c1, vmSize: {size}, nodeCount: 1,\n"
+            f"  nodeTaints: {taints}, gpu: {gpu}}}\n"
+        )
+    (tmp_path / "pools.yaml").write_text("---\n".join(specs))
+    page = tmp_path / "r.html"
+    r = run_cli("report", str(tmp_path / "pools.yaml"), "-o", str(page), "--fail-on", "none")
+    assert r.exit_code in (0, 1) and page.is_file(), r.stderr
+    for width in (1400, 800):
+        v = visit(page, width=width, height=900)
+        assert v.overflow == [], (width, v.overflow)
+        assert len(v.pools) == 3
 
 
 def test_hostile_page_runs_no_script(tmp_path):

@@ -75,7 +75,14 @@ def test_every_pool_has_its_chain(examples_page):
 
 
 def _stage_text(art, stage):
-    return " | ".join(t.text for t in art.find("g", "node", data_stage=stage).find_all("text"))
+    """A box's lines joined by " | " (a wrapped line's parts joined again: class ``cont``)."""
+    out = ""
+    for t in art.find("g", "node", data_stage=stage).find_all("text"):
+        if "cont" in t.classes:
+            out += ("" if out.endswith("_") else " ") + t.text
+        else:
+            out += (" | " if out else "") + t.text
+    return out
 
 
 def test_chain_values(examples_page):
@@ -184,11 +191,16 @@ def test_findings_grouped_with_docs_from_explain(examples_page):
     shown = {li.attrs["data-rule"] for li in bad.find_all("li", "finding")}
     assert expected <= shown
     linked = {a.attrs["href"][len("#rule-"):] for a in root.find_all("a", "rule")}
+    # docs only for the rules that fired, each collapsed (<details>, closed), titled by its summary
+    documented = [d.attrs["data-rule"] for d in root.find("section", id="rules").find_all("details")]
+    assert set(documented) == linked and len(documented) == len(linked)
     for rid in linked:
-        doc = root.find("article", "ruledoc", id=f"rule-{rid}")
+        doc = root.find("details", "ruledoc", data_rule=rid)
+        assert "open" not in doc.attrs
         explain = run_cli("explain", rid).stdout
         title, _, body = explain.partition("\n")
-        assert title in doc.find("h3").text
+        assert doc.find("summary").text.split(None, 1)[1] == title.replace("``", "")
+        assert doc.find("div", "doc").attrs["id"] == f"rule-{rid}"  # a link opens it (fragment in details)
         shown = doc.find("div", "doc").text  # the same words, set as prose (``code`` as <code>)
         def words(t: str) -> str:
             t = re.sub(r"(?m)^\s*[*-] ", " ", t)  # list bullets become <li>
@@ -535,7 +547,7 @@ def test_page_stays_small_with_many_findings(tmp_path):
     root, _ = parse(html)
     shown = len(root.find("section", id="findings").find_all("li", "finding"))
     assert 500 < shown <= 1600
-    assert "more error finding(s) here" in html
+    assert "more error findings here" in html
 
 
 def test_skus_file_lets_a_size_the_catalog_lacks_be_drawn(tmp_path):
@@ -556,3 +568,99 @@ def test_skus_file_lets_a_size_the_catalog_lacks_be_drawn(tmp_path):
     assert r.exit_code == 0, r.stderr
     root, _ = parse(out.read_text())
     assert "nvidia.com/gpu: 8" in _stage_text(_pools(root)["gpunp"], "resources")
+
+
+def _pools_spec(names: list[str]) -> str:
+    return "---\n".join(
+        f"apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {{name: {n}}}\n"
+        "spec: {resourceGroup: rg, clusterName: c1, vmSize: Standard_NC4as_T4_v3, nodeCount: 1,\n"
+        "  autoscaler: {minCount: 1, maxCount: 1}, nodeTaints: ['sku=gpu:NoSchedule'],\n"
+        "  gpu: {driver: Install}}\n"
+        for n in names
+    )
+
+
+def _trainer(replicas: int) -> str:
+    return (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: trainer, namespace: ml}\n"
+        f"spec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: t}}}}\n  template:\n"
+        "    metadata: {labels: {app: t}}\n    spec:\n"
+        "      tolerations: [{key: sku, operator: Equal, value: gpu, effect: NoSchedule}]\n"
+        "      containers: [{name: c, image: x, resources: {limits: {nvidia.com/gpu: 1}}}]\n"
+    )
+
+
+def test_pending_pods_several_pools_could_take_are_said_once(tmp_path):
+    """Pods that every one of several pools could take, Pending: one statement naming the pools, not the
+    same line beside each pool's drawing; each pool's drawing still marks its workloads link Pending."""
+    names = ["gpua", "gpub", "gpuc", "gpud", "gpue"]
+    (tmp_path / "pools.yaml").write_text(_pools_spec(names))
+    (tmp_path / "w.yaml").write_text(_trainer(14))  # 5 nodes of 1 GPU each: 9 pods stay Pending
+    out = tmp_path / "r.html"
+    r = run_cli("report", str(tmp_path / "pools.yaml"), str(tmp_path / "w.yaml"), "-o", str(out),
+                "--fail-on", "none")
+    assert r.exit_code in (0, 1) and out.is_file(), r.stderr
+    root, errors = parse(out.read_text())
+    assert errors == []
+    pending = sum(int(b.find("span", "sub").text.split()[0])
+                  for b in root.find("section", id="pending").find_all("div", "pending"))
+    assert pending > 1
+    groups = root.find("section", id="chain").find_all("p", "pgroup")
+    assert len(groups) == 1
+    text = " ".join(groups[0].text.split())
+    assert text.startswith(f"{pending} pods stay Pending (Deployment ml/trainer)")
+    assert [a.text for a in groups[0].find_all("a")][:-1] == names
+    for name, art in _pools(root).items():
+        assert "Pending" not in " ".join(ul.text for ul in art.find_all("ul", "breaks"))
+        edge = art.find("g", "edge", data_edge="resources-workloads")
+        assert edge.attrs["data-state"] == "broken" and "Pending" in edge.find("text", "mark").text, name
+    # one pool alone: the line beside it, in the singular when one pod is left
+    (tmp_path / "one.yaml").write_text(_pools_spec(["gpua"]))
+    (tmp_path / "w2.yaml").write_text(_trainer(2))
+    run_cli("report", str(tmp_path / "one.yaml"), str(tmp_path / "w2.yaml"), "-o", str(out),
+            "--fail-on", "none")
+    root, _ = parse(out.read_text())
+    assert not root.find_all("p", "pgroup")
+    beside = " ".join(_pools(root)["gpua"].find("ul", "breaks").text.split())
+    assert "1 pod meant for this pool stays Pending" in beside
+
+
+def test_counted_nouns_are_real_plurals(examples_page):
+    """No "pod(s)" or "finding(s)": every count on the page agrees with its noun."""
+    _, root, _ = examples_page
+
+    quoted = {"msg", "evidence", "fix", "breaks", "plain"}
+
+    def own_text(e) -> str:  # the page's words, not the messages it quotes (the engines', kube-scheduler's)
+        if e.tag in ("title", "script", "style", "code") or e.classes & quoted:
+            return " "
+        return "".join(c if isinstance(c, str) else own_text(c) for c in e.children)
+
+    text = " ".join(own_text(root).split())
+    assert "(s)" not in text, re.findall(r".{30}\(s\).{10}", text)
+    assert not re.search(r"\b1 (pods|findings|pools|nodes|changes)\b", text)
+    assert "5 GPU pools" in text
+    from gpupool.htmlpage.words import plural, verb
+
+    assert [plural(n, "pod") for n in (0, 1, 2)] == ["0 pods", "1 pod", "2 pods"]
+    assert (verb(1, "stays"), verb(9, "stays")) == ("stays", "stay")
+
+
+def test_svg_text_is_measured_and_wrapped():
+    """Text in a chain box is measured (DejaVu Sans advance widths, the widest fallback) and wrapped at
+    spaces or, in a long name, after underscores; no line is wider than its box; what does not fit is cut."""
+    from gpupool.htmlpage import chain, svg
+
+    bold = svg.Font(12, bold=True)
+    width = chain.BOX_W - 2 * chain.PAD
+    assert svg.wrap("8 × NVIDIA A100 SXM4 40GB", width, bold) == ["8 × NVIDIA A100 SXM4", "40GB"]
+    assert "".join(svg.wrap("Standard_ND96isr_H100_v5", width, chain.TITLE)) == "Standard_ND96isr_H100_v5"
+    long = svg.wrap("y" * 400, width, bold)
+    assert long[0].endswith("…") and len(long) == 1
+    cut = svg.wrap(" ".join(["word"] * 80), width, bold)
+    assert len(cut) == 2 and cut[-1].endswith("…")
+    assert svg.wrap("short", width, bold) == ["short"]
+    for text in ("8 × NVIDIA A100 SXM4 40GB", "x" * 90, "W" * 40 + " m" * 30, "taint a=b:NoSchedule " * 5):
+        for font in (bold, chain.TITLE, svg.Font(11.5, mono=True), chain.KICKER):
+            assert all(font.width(line) <= width for line in svg.wrap(text, width, font)), (text, font)
+    assert svg.text_width("iii", 10) < svg.text_width("MMM", 10) < svg.text_width("MMM", 10, bold=True)

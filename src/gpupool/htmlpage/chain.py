@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpupool.htmlpage import svg
+from gpupool.htmlpage.words import plural
 
 STAGES = ("pool", "vm", "driver", "plugin", "resources", "workloads")
 PLAIN_STAGES = ("pool", "vm", "workloads")
@@ -82,14 +83,14 @@ def stages_of(pool: Any, workloads: list[dict[str, Any]]) -> list[Stage]:
     nodes = (
         f"{pool.autoscaler.min_count}..{pool.autoscaler.max_count} nodes (autoscaler)"
         if pool.autoscaler
-        else f"{pool.node_count} node(s), fixed"
+        else f"{plural(pool.node_count, 'node')}, fixed"
     )
     taints = [str(t) for t in pool.effective_taints]
     lines = [(f"{pool.mode} · {pool.priority} · {pool.os_sku}", ""), (nodes, "")]
     if taints:
         lines.append(("taint " + taints[0], "mono"))
         if len(taints) > 1:
-            lines.append((f"+{len(taints) - 1} more taint(s)", "dim"))
+            lines.append((f"+{plural(len(taints) - 1, 'more taint')}", "dim"))
     else:
         lines.append(("no taints", "dim" if not gpu_chain else "warn"))
     out.append(Stage("pool", pool.name, lines, full=[pool.name, *[t for t, _ in lines], *taints[1:]]))
@@ -176,7 +177,7 @@ def stages_of(pool: Any, workloads: list[dict[str, Any]]) -> list[Stage]:
             w_lines.append((f"{short} ×{w['pods']}, {w['pending']} pending", "bad"))
         else:
             w_lines.append((f"{short} ×{w['pods']}", ""))
-    full = [f"{w['ref']}: {w['pods']} pod(s)" + (f", {w['pending']} pending" if w["pending"] else "")
+    full = [f"{w['ref']}: {plural(w['pods'], 'pod')}" + (f", {w['pending']} pending" if w["pending"] else "")
             for w in workloads[:TOOLTIP_LINES]]
     if len(workloads) > TOOLTIP_LINES:
         full.append(f"... and {len(workloads) - TOOLTIP_LINES} more (listed under the diagram)")
@@ -184,7 +185,7 @@ def stages_of(pool: Any, workloads: list[dict[str, Any]]) -> list[Stage]:
         w_lines = [*w_lines[:3], (f"+{len(w_lines) - 3} more workloads", "dim")]
     if not w_lines:
         w_lines = [("none lands here", "dim")]
-    title = f"{pods} pod(s) placed"
+    title = f"{plural(pods, 'pod')} placed"
     out.append(Stage("workloads", title, w_lines, full=full or ["no workload lands here"]))
     return out
 
@@ -199,18 +200,45 @@ PAD = 10
 MARGIN = 6
 
 
+# the fonts of page.css's svg.chain classes, for measuring (svg.text_width)
+KICKER = svg.Font(11, bold=True, spacing=0.04, upper=True)
+TITLE = svg.Font(13.5, bold=True)
+MARK = svg.Font(10.5, bold=True)
+
+
+def line_font(cls: str) -> svg.Font:
+    """The font of a box line with CSS class ``cls`` (page.css: ``svg.chain .line.*``)."""
+    names = set(cls.split())
+    bold = bool(names & {"strong", "warn", "bad"})
+    return svg.Font(11.5, bold, mono=True) if "mono" in names else svg.Font(12, bold)
+
+
+def rows_of(s: Stage, width: float) -> list[tuple[str, str, svg.Font]]:
+    """A stage's box lines as drawn: (text, css class, font), each line wrapped to ``width`` (two lines at
+    most, then cut); a wrapped line's second part has the class ``cont``."""
+    rows: list[tuple[str, str, svg.Font]] = []
+    if s.key in TITLED:
+        for n, t in enumerate(svg.wrap(s.title, width, TITLE)):
+            rows.append((t, "title" + (" cont" if n else ""), TITLE))
+    for txt, cls in s.lines:
+        font = line_font(cls)
+        for n, t in enumerate(svg.wrap(txt, width, font)):
+            rows.append((t, f"line {cls}" + (" cont" if n else ""), font))
+    return rows
+
+
 def diagram(pool_name: str, stages: list[Stage]) -> svg.Canvas:
     """Boxes left to right, one per stage, linked by arrows; a broken link has a gap, a cross and the
-    rule IDs (or "Pending") under it."""
-    rows = max(len(s.lines) + (s.key in TITLED) for s in stages)
-    box_h = HEAD_H + PAD + rows * LINE_H + 2
+    rule IDs (or "Pending") under it. Every text is measured and wrapped to its box (svg.wrap)."""
+    inner = BOX_W - 2 * PAD
+    drawn = [rows_of(s, inner) for s in stages]
+    rows = max(len(r) for r in drawn)
+    box_h = HEAD_H + PAD + rows * LINE_H + 3
     label_h = 16
     width = 2 * MARGIN + len(stages) * BOX_W + (len(stages) - 1) * BOX_GAP
     height = 2 * MARGIN + box_h + label_h
     c = svg.Canvas(width, height, f"GPU chain of pool {pool_name}", "chain")
     y0 = MARGIN
-    chars = svg.chars_for(BOX_W - 2 * PAD, 12)
-    head_chars = svg.chars_for(BOX_W - 2 * PAD, 12.5)
     for i, s in enumerate(stages):
         x = MARGIN + i * (BOX_W + BOX_GAP)
         if i:
@@ -224,20 +252,17 @@ def diagram(pool_name: str, stages: list[Stage]) -> svg.Canvas:
                 svg.arrow(e, prev_x + 2, mid_y, x - 2, "link")
             if s.marks:
                 label = s.marks[0] + (f" +{len(s.marks) - 1}" if len(s.marks) > 1 else "")
-                svg.text(e, prev_x + BOX_GAP / 2, mid_y + 18, label, "mark", "middle",
-                         svg.chars_for(BOX_GAP + 30, 10))
+                svg.text(e, prev_x + BOX_GAP / 2, mid_y + 18, svg.cut(label, BOX_GAP + 24, MARK), "mark",
+                         "middle")
         g = c.group(f"node {s.state}", "\n".join(s.full) or None, stage=s.key)
         svg.rect(g, x, y0, BOX_W, box_h, "box", 7)
         svg.rect(g, x, y0, BOX_W, HEAD_H, "box-head", 7)
         svg.rect(g, x, y0 + HEAD_H - 7, BOX_W, 7, "box-head", 0)
-        svg.text(g, x + PAD, y0 + 16.5, STAGE_TITLES[s.key], "kicker", max_chars=head_chars)
+        svg.text(g, x + PAD, y0 + 16.5, svg.cut(STAGE_TITLES[s.key], inner, KICKER), "kicker")
         ty = y0 + HEAD_H + 17
-        if s.key in TITLED:
-            svg.text(g, x + PAD, ty, s.title, "title", max_chars=chars - 2)
-            ty += LINE_H + 1
-        for txt, cls in s.lines:
-            if ty > y0 + box_h - 4:
-                break
-            svg.text(g, x + PAD, ty, txt, "line " + cls, max_chars=chars)
-            ty += LINE_H
+        for n, (txt, cls, _) in enumerate(drawn[i]):
+            svg.text(g, x + PAD, ty, txt, cls)
+            last_title = cls.startswith("title") and (n + 1 == len(drawn[i]) or
+                                                      not drawn[i][n + 1][1].startswith("title"))
+            ty += LINE_H + (1 if last_title else 0)
     return c

@@ -16,6 +16,7 @@ from gpupool.htmlpage.changes import diff_views
 from gpupool.htmlpage.costs import capacity, cost_bars, money
 from gpupool.htmlpage.gather import Results
 from gpupool.htmlpage.pending import MAX_PENDING, cluster_pending
+from gpupool.htmlpage.words import plural, verb
 
 SEVERITIES = ("error", "warning", "info")
 MAX_PER_GROUP = 40
@@ -212,19 +213,11 @@ class _Builder:
                 item["more"] = 0
                 seen_breaks[key] = item
                 breaks.append(item)
-            stuck = sum(w["pending"] for w in workloads)
+            stuck = tuple(sorted((w["ref"], w["pending"]) for w in workloads if w["pending"]))
             if stuck:
                 wl = stages[-1]
                 wl.state = "broken"
                 wl.marks.insert(0, "Pending")
-                breaks.append({
-                    "rule": "", "name": "", "severity": "error", "family": "simulate",
-                    "message": f"{stuck} pod(s) meant for this pool stay Pending (see Pending pods)",
-                    "where": "", "object": "", "fix": "", "stage": "workloads", "more": 0,
-                    "stage_title": chain.STAGE_TITLES["workloads"],
-                })
-            order = {k: n for n, k in enumerate(chain.STAGES)}
-            breaks.sort(key=lambda b: (order[b["stage"]], SEVERITIES.index(b["severity"]), b["rule"]))
             sp = sim_pools.get(pool.name)
             cap = capacity(pool, sp, hours)
             worst = "ok"
@@ -245,8 +238,39 @@ class _Builder:
                 "breaks": breaks,
                 "workloads": workloads,
                 "capacity": cap,
+                "stuck": stuck,
             })
         return views
+
+    @staticmethod
+    def pending_lines(views: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Pending pods meant for a pool: one line beside the pool's drawing when the pool is the only one
+        they could use; when several pools could each take the same Pending pods, one statement for them
+        all (returned, for above the drawings) rather than the same line on every pool."""
+        by_stuck: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
+        for v in views:
+            if v["stuck"]:
+                by_stuck[v["stuck"]].append(v)
+        grouped = []
+        order = {k: n for n, k in enumerate(chain.STAGES)}
+        for stuck, pools in by_stuck.items():
+            pods = sum(n for _, n in stuck)
+            if len(pools) > 1:
+                grouped.append({"pods": plural(pods, "pod"), "verb": verb(pods, "stays"),
+                                "workloads": [ref for ref, _ in stuck],
+                                "pools": [{"name": v["name"], "anchor": v["anchor"]} for v in pools]})
+                continue
+            v = pools[0]
+            v["breaks"].append({
+                "rule": "", "name": "", "severity": "error", "family": "simulate",
+                "message": f"{plural(pods, 'pod')} meant for this pool {verb(pods, 'stays')} Pending "
+                           "(see Pending pods)",
+                "where": "", "object": "", "fix": "", "stage": "workloads", "more": 0,
+                "stage_title": chain.STAGE_TITLES["workloads"],
+            })
+        for v in views:
+            v["breaks"].sort(key=lambda b: (order[b["stage"]], SEVERITIES.index(b["severity"]), b["rule"]))
+        return grouped
 
     # ---- pending --------------------------------------------------------------------------------
 
@@ -322,6 +346,7 @@ def _rule_docs(ids: set[str]) -> list[dict[str, Any]]:
         text = render_doc(info)
         title, _, body = text.partition("\n")
         out.append({"id": info.id, "name": info.name, "severity": info.severity.value, "title": title,
+                    "title_parts": ruledoc.parts(title),
                     "body": body.strip("\n"), "blocks": ruledoc.blocks(body)})
     return out
 
@@ -349,6 +374,7 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
     for e in sim.pending:
         pending_by_ref[e.workload] += e.count
     pools = b.pool_views(by_pool, pending_by_ref)
+    pending_groups = b.pending_lines(pools)
     cost_bars([p["capacity"] for p in pools], sim.prices.currency)
 
     groups = []
@@ -420,6 +446,7 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
         "finding_groups": groups,
         "families": _families(res),
         "pending": pending,
+        "pending_groups": pending_groups,
         "pending_more": max(0, len(sim.pending) - MAX_PENDING),
         "diffs": diff_views(res.diffs),
         "diff_notes": res.diff_notes,
@@ -453,6 +480,9 @@ def _group(b: _Builder, pool: str | None, anchor: str, items: list[tuple[str, Fi
             continue
         room = max(0, min(MAX_PER_GROUP, b.findings_budget[sev]))
         shown = [b.finding_item(fam, f) for fam, f in lst[:room]]
+        for item in shown:  # "GpuNodePool gpunp:" under the heading "Pool gpunp" says nothing new
+            if pool is not None and _pool_of_object(item["object"], {pool}) == pool:
+                item["object"] = ""
         b.findings_budget[sev] -= len(shown)
         for _, f in lst[room:]:
             b.rules_used.add(f.rule)

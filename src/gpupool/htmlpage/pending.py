@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpupool.htmlpage.words import plural
+
 MAX_PENDING = 200
 """Pending entries (workload and reason) shown; the rest are counted."""
 
@@ -18,7 +20,9 @@ def cluster_pending(res: Any) -> list[dict[str, Any]]:
         pools = []
         for name, v in (p.get("pools") or {}).items():
             reasons = ", ".join(f"{n} {r}" for r, n in (v.get("reasons") or {}).items())
-            pools.append(f"{name}: {v.get('nodes')} node(s)" + (f"; {reasons}" if reasons else "")
+            nodes = v.get("nodes")
+            count = plural(nodes, "node") if isinstance(nodes, int) else f"{nodes} nodes"
+            pools.append(f"{name}: {count}" + (f"; {reasons}" if reasons else "")
                          + ("; fits" if v.get("fit") else ""))
         out.append({
             "pod": str(p.get("pod") or ""),

@@ -20,7 +20,9 @@ TEMPLATES = "templates"
 def environment():  # type: ignore[no-untyped-def]
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
-    return Environment(
+    from gpupool.htmlpage.words import plural
+
+    env = Environment(
         loader=PackageLoader("gpupool.htmlpage", TEMPLATES),
         autoescape=True,  # every template, whatever its name
         undefined=StrictUndefined,
@@ -28,6 +30,8 @@ def environment():  # type: ignore[no-untyped-def]
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["plural"] = plural  # {{ n|plural("pod") }}: "1 pod", "9 pods"
+    return env
 
 
 @cache

@@ -14,7 +14,7 @@ from typing import Any
 _LEAD = re.compile(r"^([A-Z][A-Za-z ,/()-]{1,30}):\s+(\S.*)$", re.S)
 
 
-def _parts(text: str) -> list[tuple[bool, str]]:
+def parts(text: str) -> list[tuple[bool, str]]:
     """Text split into (is_code, piece) at ````code```` spans."""
     pieces = text.split("``")
     if len(pieces) % 2 == 0:  # an odd number of markers: leave the text as it is
@@ -56,14 +56,14 @@ def blocks(body: str) -> list[dict[str, Any]]:
                     items.append([x.lstrip()[2:]])
                 elif x.strip():
                     items[-1].append(x.strip())
-            out.append({"kind": "ul", "items": [_parts(" ".join(" ".join(i).split())) for i in items]})
+            out.append({"kind": "ul", "items": [parts(" ".join(" ".join(i).split())) for i in items]})
             continue
         text = " ".join(" ".join(lines).split())
         lead = None
         m = _LEAD.match(text)
         if m and len(m.group(1)) <= 30:
             lead, text = m.group(1), m.group(2)
-        out.append({"kind": "p", "lead": lead, "parts": _parts(text)})
+        out.append({"kind": "p", "lead": lead, "parts": parts(text)})
     return out
 
 
