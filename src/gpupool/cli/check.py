@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import typer
 
-from gpupool.cli.common import FailOn, Format, fail_on_option, guard, parse_ignores
+from gpupool.cli.common import FailOn, guard, parse_ignores
+from gpupool.cli.findings_options import FindingsOptions, Report, finish, findings_options, plural
 from gpupool.design.check import assumed_version, check_pools
-from gpupool.findings import Finding, exit_code
+from gpupool.findings import Finding
 from gpupool.report import jsonout
 from gpupool.report.text import console, print_findings, summary_counts
-from gpupool.spec import load_many
 
 HELP = "\n\n".join(
     (
@@ -24,9 +24,9 @@ HELP = "\n\n".join(
         "documented limit, a preview, or a fact no primary source confirms; info = worth knowing.",
         "A spec without kubernetesVersion is judged on AKS's default: N-1 of the minors whose AKS GA is "
         "confirmed (1.35 on 2026-12-03); the output says so.",
-        "Exit codes: 0 no error findings; 1 error findings (or warnings with --fail-on warning); "
-        "2 unusable input "
-        "(one line file:line: message on stderr).",
+        "Exit codes (the same in every command, see the README): 0 clean; 1 findings at --fail-on (default "
+        "error); 2 unusable input (one line file:line: message on stderr); 4 nothing to check with "
+        "--fail-if-empty.",
         "All rules: gpupool rules. One rule in full (why, fix, source, examples): gpupool explain GP105.",
     )
 )
@@ -42,8 +42,7 @@ def effective_fail_on(fail_on: FailOn, strict: bool) -> FailOn:
     return FailOn.warning if strict and fail_on is FailOn.error else fail_on
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 or word == "info" else "s")
+_plural = plural
 
 
 def summary_line(findings: list[Finding], pools: int, files: int, ignored: int, fail_on: FailOn) -> str:
@@ -62,16 +61,14 @@ def summary_line(findings: list[Finding], pools: int, files: int, ignored: int, 
 def register(app: typer.Typer) -> None:
     @app.command("check", help=HELP, epilog=EPILOG)
     @guard
+    @findings_options("check")
     def check(
         specs: list[str] = typer.Argument(
             ...,
             metavar="SPEC...",
-            help="Pool spec files (apiVersion gpupool/v1, kind GpuNodePool or NodePool); '-' reads stdin. "
-            "All files are checked together, so cross-pool rules see every pool.",
+            help="Pool spec files or directories (apiVersion gpupool/v1, kind GpuNodePool or NodePool); "
+            "'-' reads stdin. All files are checked together, so cross-pool rules see every pool.",
             show_default=False,
-        ),
-        output: Format = typer.Option(
-            Format.text, "-o", "--output", help="text for people, json for CI (versioned: \"version\": 1)."
         ),
         ignore: list[str] = typer.Option(
             [],
@@ -83,33 +80,42 @@ def register(app: typer.Typer) -> None:
         strict: bool = typer.Option(
             False, "--strict", help="Fail (exit 1) on warnings too: an alias of --fail-on warning."
         ),
-        fail_on: FailOn = fail_on_option(),
         skus: str | None = typer.Option(
             None, "--skus", metavar="FILE",
             help="az vm list-skus -o json: sizes the catalog lacks get its facts (vCPUs, memory, GPUs).",
         ),
+        exclude: list[str] = typer.Option(
+            [], "--exclude", metavar="GLOB",
+            help="Skip files and directories matching GLOB in directories given (repeatable).",
+            show_default=False,
+        ),
+        opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
-        from gpupool.cli.common import use_skus
+        from gpupool.cli.common import load_pool_specs, use_skus
 
         use_skus(skus)
-        fail_on = effective_fail_on(fail_on, strict)
+        opts.fail_on = fail_on = effective_fail_on(opts.fail_on, strict)
         skip = parse_ignores(ignore)
-        pools = load_many(specs)
+        pools = load_pool_specs(specs, exclude)
         every = check_pools(pools)
         findings = [f for f in every if f.rule not in skip]
         ignored = len(every) - len(findings)
         files = len({p.where.path for p in pools})
         assumed = assumed_version(pools)
-        if output is Format.json:
-            summary = {**summary_counts(findings), "pools": len(pools), "files": files, "ignored": ignored}
-            typer.echo(jsonout.dumps({"findings": jsonout.findings_list(findings), "summary": summary,
-                                      "assumed": assumed}))
-        else:
+
+        def as_json(show: list[Finding]) -> dict:
+            summary = {**summary_counts(show), "pools": len(pools), "files": files, "ignored": ignored}
+            return {"findings": jsonout.findings_list(show), "summary": summary, "assumed": assumed}
+
+        def as_text(show: list[Finding]) -> None:
             con = console()
-            print_findings(findings, con)
-            if findings:
+            print_findings(show, con)
+            if show:
                 con.print()
             if assumed:  # what the findings rest on, before the summary (which stays the last line)
                 con.print(assumed, markup=False, style="dim")
-            con.print(summary_line(findings, len(pools), files, ignored, fail_on), markup=False)
-        raise typer.Exit(exit_code(findings, fail_on.severity))
+            con.print(summary_line(show, len(pools), files, ignored, fail_on), markup=False)
+
+        objects = [(p.where.path, p.label, "valid") for p in pools]
+        finish(opts, Report(findings, ("gpupool.design.rules",), as_text, as_json, empty=not pools,
+                            empty_note="nothing to check: no pool spec", objects=objects))

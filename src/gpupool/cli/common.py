@@ -256,3 +256,39 @@ def use_skus(path: str | None) -> None:
     from gpupool.catalog.declared import use_config_sizes
 
     use_config_sizes()
+
+
+def discover_files(paths: Sequence[str | os.PathLike[str]], exclude: Sequence[str] = ()) -> list[str]:
+    """Every command's file discovery (``gpupool.lint.reader.discover_inputs``): files as given, directories
+    recursively (``*.yaml``, ``*.yml``, ``*.json``, hidden ones skipped), ``-`` for stdin, ``--exclude`` globs.
+    A directory with no such file is bad input (exit 2)."""
+    from gpupool.lint.reader import discover_inputs
+
+    out: list[str] = []
+    for p in paths:
+        found = discover_inputs([str(p)], tuple(exclude), charts=False).files
+        if not found and str(p) != "-" and os.path.isdir(p):
+            raise InputError(str(p), None, "no .yaml, .yml or .json file in this directory")
+        out.extend(found)
+    return list(dict.fromkeys(out))
+
+
+def load_pool_specs(paths: Sequence[str | os.PathLike[str]], exclude: Sequence[str] = ()) -> list[Any]:
+    """Pool specs from files, ``-`` and directories (:func:`discover_files`; in a directory only the files
+    holding a pool spec are read, manifests beside them are left to lint and simulate)."""
+    from gpupool import yamlio
+    from gpupool.spec import load_pools
+    from gpupool.spec.load import is_pool_document
+
+    out: list[Any] = []
+    for p in paths:
+        if str(p) != "-" and os.path.isdir(p):
+            files = discover_files([p], exclude)
+            found = [f for f in files if any(is_pool_document(d.data) for d in yamlio.load_file(f))]
+            if not found:
+                raise InputError(str(p), None, "no pool spec (GpuNodePool or NodePool) in this directory")
+            for f in found:
+                out.extend(load_pools(f))
+        else:
+            out.extend(load_pools(p))
+    return out

@@ -7,8 +7,11 @@ from pathlib import Path
 
 import typer
 
-from gpupool.cli.common import FailOn, LintFormat, fail_on_option, guard
+from gpupool.cli.common import guard
+from gpupool.cli.findings_options import FindingsOptions, Report, finish, findings_options
 from gpupool.errors import InputError
+
+UNUSABLE = ("GP200", "GP209")  # an input that cannot be read or parsed: exit 2 (reported as a finding too)
 
 HELP = """Validate Kubernetes manifests (strict schemas, offline) and check GPU workloads against pools.
 
@@ -17,14 +20,17 @@ reported once, not linted) or - for standard input (helm template CHART | gpupoo
 the stream's line, then the template path of its "# Source:" comment). Pool specs (GpuNodePool / NodePool)
 given with --pool or mixed into the inputs are checked first (one with errors is reported and not used) and
 then used to check where GPU pods can land. Custom resources (PyTorchJob, RayCluster,
-InferenceService, LeaderWorkerSet ...) get the GPU rules too; their schemas come from --crd. Exit status:
-0 no errors (see --fail-on), 1 errors, 2 bad usage or unreadable input. Rules: gpupool rules lint.
+InferenceService, LeaderWorkerSet ...) get the GPU rules too; their schemas come from --crd. Exit status
+(the same in every command, see the README): 0 clean, 1 findings at --fail-on (default error), 2 bad usage or
+an unusable input (a file that cannot be read, is binary when named, or does not parse: GP200, GP209; still
+reported as a finding), 4 nothing to check with --fail-if-empty. Rules: gpupool rules lint.
 """
 
 
 def register(app: typer.Typer) -> None:
     @app.command("lint", help=HELP)
     @guard
+    @findings_options("lint")
     def lint(
         paths: list[str] = typer.Argument(
             None, metavar="PATHS...", help="Files, directories, or - for stdin."
@@ -65,7 +71,6 @@ def register(app: typer.Typer) -> None:
             metavar="GLOB",
             help="Skip files and directories matching GLOB (relative to each input, or a name; repeatable).",
         ),
-        fail_on: FailOn = fail_on_option(),
         config: Path = typer.Option(
             None,
             "--config",
@@ -78,15 +83,14 @@ def register(app: typer.Typer) -> None:
         ignore: list[str] = typer.Option(
             None, "--ignore", help="Turn a rule off (ID or name; repeatable or comma-separated)."
         ),
-        output: LintFormat = typer.Option(LintFormat.text, "--output", "-o", help="Output format."),
         jobs: int = typer.Option(
             0, "--jobs", "-j", help="Worker processes (0: one per core for large inputs)."
         ),
+        opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
-        from gpupool import rules as registry
         from gpupool.lint.config import find_config, load_config
         from gpupool.lint.engine import LintOptions, lint_paths
-        from gpupool.report import jsonout, junit, sarif, text
+        from gpupool.report import jsonout, text
         from gpupool.spec import load_many
 
         if not paths:
@@ -111,32 +115,36 @@ def register(app: typer.Typer) -> None:
             jobs=jobs or None,
         )
         result = lint_paths(paths, pools=pools, options=options)
-        if output is LintFormat.json:
-            payload = {
-                "findings": jsonout.findings_list(result.findings),
+
+        def as_json(show):  # type: ignore[no-untyped-def]
+            return {
+                "findings": jsonout.findings_list(show),
                 "objects": [r.to_json() for r in result.results],
                 "summary": result.summary,
             }
-            typer.echo(jsonout.dumps(payload))
-        elif output is LintFormat.sarif:
-            typer.echo(sarif.dumps(result.findings, registry.family("gpupool.lint.rules")))
-        elif output is LintFormat.junit:
-            per_object = result.per_object if result.per_object is not None else result.findings
-            typer.echo(junit.dumps(per_object, result.objects), nl=False)  # a test case per object
-        elif text.styled(sys.stdout):
-            con = text.console(sys.stdout)
-            text.print_findings(result.findings, con)
-            if result.findings:
-                con.print()
-            if result.summary.get("assumed"):  # before the summary, which stays the last line
-                con.print(result.summary["assumed"], highlight=False, markup=False, style="dim")
-            con.print(text.resources_summary(result.summary), highlight=False, markup=False)
-        else:  # piped (CI logs): the same text as Rich writes there, without its per-line cost
-            lines = list(text.plain_lines(result.findings))
-            if lines:
-                lines.append("")
-            if result.summary.get("assumed"):
-                lines.append(result.summary["assumed"])
-            lines.append(text.resources_summary(result.summary))
-            sys.stdout.write("\n".join(lines) + "\n")
-        raise typer.Exit(result.exit_code_for(fail_on.severity))
+
+        def as_text(show):  # type: ignore[no-untyped-def]
+            if text.styled(sys.stdout):
+                con = text.console(sys.stdout)
+                text.print_findings(show, con)
+                if show:
+                    con.print()
+                if result.summary.get("assumed"):  # before the summary, which stays the last line
+                    con.print(result.summary["assumed"], highlight=False, markup=False, style="dim")
+                con.print(text.resources_summary(result.summary), highlight=False, markup=False)
+            else:  # piped (CI logs): the same text as Rich writes there, without its per-line cost
+                lines = list(text.plain_lines(show))
+                if lines:
+                    lines.append("")
+                if result.summary.get("assumed"):
+                    lines.append(result.summary["assumed"])
+                lines.append(text.resources_summary(result.summary))
+                sys.stdout.write("\n".join(lines) + "\n")
+
+        objects = list(result.objects)
+        unusable = any(f.rule in UNUSABLE for f in result.findings) or result.exit_code_for(None) == 2
+        empty = not result.summary.get("resources") and not unusable
+        finish(opts, Report(result.findings, ("gpupool.lint.rules",), as_text, as_json, empty=empty,
+                            empty_note="nothing to check: no Kubernetes object in the inputs",
+                            objects=objects, junit_findings=result.per_object,
+                            code=2 if unusable else 0))

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import typer
 
-from gpupool.cli.common import FailOn, Format, fail_on_option, guard
+from gpupool.cli.common import FailOn, guard
+from gpupool.cli.findings_options import FindingsOptions, Report, finish, findings_options
 
 
-def _print_text(plan, con, fail_on: FailOn = FailOn.error) -> None:  # type: ignore[no-untyped-def]
+def _print_text(plan, con, fail_on: FailOn = FailOn.error, shown=None) -> None:  # type: ignore[no-untyped-def]
     from rich.markup import escape
     from rich.table import Table
 
@@ -59,9 +60,10 @@ def _print_text(plan, con, fail_on: FailOn = FailOn.error) -> None:  # type: ign
         for argv in pp.commands:
             con.print(escape(shell.command(argv, 4)), soft_wrap=True)
         con.print()
-    if plan.findings:
+    findings = plan.findings if shown is None else shown
+    if findings:
         con.print("[bold]Findings[/]")
-        print_findings(plan.findings, con)
+        print_findings(findings, con)
     from gpupool.cli.check import summary_line
 
     files = len({pp.pool.where.path for pp in plan.pools})
@@ -70,7 +72,7 @@ def _print_text(plan, con, fail_on: FailOn = FailOn.error) -> None:  # type: ign
     assumed = assumed_version([pp.pool for pp in plan.pools])
     if assumed:
         con.print(assumed, markup=False, style="dim")
-    con.print(summary_line(plan.findings, len(plan.pools), files, 0, fail_on), markup=False)
+    con.print(summary_line(findings, len(plan.pools), files, 0, fail_on), markup=False)
     if not any(f.severity.value == "error" for f in plan.findings):
         con.print(
             "[dim]Next: gpupool render SPEC -o out/  (az script, ARM, Terraform, Kubernetes manifests)[/]"
@@ -80,18 +82,20 @@ def _print_text(plan, con, fail_on: FailOn = FailOn.error) -> None:  # type: ign
 def register(app: typer.Typer) -> None:
     @app.command("plan")
     @guard
+    @findings_options("plan")
     def plan_cmd(
         specs: list[Path] = typer.Argument(
-            ..., help="Pool spec files (YAML, one or more documents each).", metavar="SPEC..."
+            ..., help="Pool spec files or directories (YAML, one or more documents each).", metavar="SPEC..."
         ),
-        fail_on: FailOn = fail_on_option(),
-        output: Format = typer.Option(
-            Format.text, "--output", "-o", help="text for people, json for machines."
+        exclude: list[str] = typer.Option(
+            [], "--exclude", metavar="GLOB", help="Skip files and directories matching GLOB (repeatable).",
+            show_default=False,
         ),
         skus: str | None = typer.Option(
             None, "--skus", metavar="FILE",
             help="az vm list-skus -o json: sizes the catalog lacks get its facts (vCPUs, memory, GPUs).",
         ),
+        opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
         """Check the design; show what each node advertises, what is final at creation, and the az command.
 
@@ -101,32 +105,32 @@ def register(app: typer.Typer) -> None:
 
         A spec with error findings is refused: no command is printed (render writes nothing for it).
 
-        Exit codes: 0 no error finding, 1 error findings (or warnings with --fail-on warning), 2 bad input.
+        Exit codes: 0 no finding at --fail-on, 1 findings at --fail-on (default error), 2 bad input
+        (the same in every command: see the README).
 
         Example: gpupool plan examples/t4-driver-only.yaml
         """
-        from gpupool.cli.common import use_skus
+        from gpupool.cli.common import load_pool_specs, use_skus
         from gpupool.design.check import assumed_version
         from gpupool.design.plan import plan_pools
-        from gpupool.findings import exit_code
         from gpupool.report import jsonout
         from gpupool.report.text import console
-        from gpupool.spec import load_many
 
         use_skus(skus)
-        pools = load_many(specs)
+        pools = load_pool_specs(specs, exclude)
         plan = plan_pools(pools)
-        if output is Format.json:
-            typer.echo(
-                jsonout.dumps(
-                    {
-                        "pools": [p.to_dict() for p in plan.pools],
-                        "findings": jsonout.findings_list(plan.findings),
-                        "refused": plan.refused,
-                        "assumed": assumed_version(pools),
-                    }
-                )
-            )
-        else:
-            _print_text(plan, console(), fail_on)
-        raise typer.Exit(exit_code(plan.findings, fail_on.severity))
+
+        def as_json(show):  # type: ignore[no-untyped-def]
+            return {
+                "pools": [p.to_dict() for p in plan.pools],
+                "findings": jsonout.findings_list(show),
+                "refused": plan.refused,
+                "assumed": assumed_version(pools),
+            }
+
+        def as_text(show):  # type: ignore[no-untyped-def]
+            _print_text(plan, console(), opts.fail_on, show)
+
+        objects = [(p.where.path, p.label, "valid") for p in pools]
+        finish(opts, Report(list(plan.findings), ("gpupool.design.rules",), as_text, as_json,
+                            empty=not pools, objects=objects))

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import typer
 
-from gpupool.cli.common import FailOn, Format, fail_on_option, guard, parse_ignores
+from gpupool.cli.common import guard, parse_ignores
+from gpupool.cli.findings_options import FindingsOptions, Report, finish, findings_options
 
 HELP = "\n\n".join(
     (
@@ -22,8 +23,8 @@ HELP = "\n\n".join(
         "Inputs: files the az CLI makes (print the commands with --print-commands; read them with --from "
         "DIR), or --live (read-only, needs: pip install 'gpupool[azure]'). A check whose input is missing "
         "is skipped and named.",
-        "Exit codes: 0 no error findings; 1 error findings (or warnings with --fail-on warning); 2 unusable "
-        "input.",
+        "Exit codes (the same in every command, see the README): 0 clean; 1 findings at --fail-on (default "
+        "error); 2 unusable input.",
     )
 )
 
@@ -110,6 +111,7 @@ def register(app: typer.Typer) -> None:
         short_help="Can the pools be created here, now? (region, quota, versions)",
     )
     @guard
+    @findings_options("preflight")
     def preflight(
         specs: list[str] = typer.Argument(
             ..., metavar="SPEC...", help="Pool spec files or directories; - is stdin.", show_default=False
@@ -146,16 +148,19 @@ def register(app: typer.Typer) -> None:
         timeout: float = typer.Option(
             30.0, "--timeout", min=0.1, max=3600, help="Seconds per Azure request with --live."
         ),
-        output: Format = typer.Option(Format.text, "-o", "--output", help="text, or json (versioned)."),
         ignore: list[str] = typer.Option(
             [], "--ignore", metavar="RULE", help="Skip a rule (ID or name).", show_default=False
         ),
-        fail_on: FailOn = fail_on_option(),
+        exclude: list[str] = typer.Option(
+            [], "--exclude", metavar="GLOB", help="Skip files and directories matching GLOB (repeatable).",
+            show_default=False,
+        ),
+        opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
+        from gpupool.cli.common import load_pool_specs
         from gpupool.errors import InputError
-        from gpupool.spec import load_many
 
-        pools = load_many(specs)
+        pools = load_pool_specs(specs, exclude)
         if commands:
             typer.echo(print_commands(pools, from_dir or "preflight-inputs", location, specs), nl=False)
             return
@@ -186,11 +191,10 @@ def register(app: typer.Typer) -> None:
                     "make them with: gpupool preflight SPEC --print-commands (or use --live)",
                 )
             inputs = load_inputs(from_dir, skus, usage, versions, cluster, az_version, location)
-        _report(pools, inputs, output, ignore, fail_on)
+        _report(pools, inputs, ignore, opts)
 
 
-def _report(pools, inputs, output: Format, ignore: list[str], fail_on: FailOn) -> None:  # type: ignore[no-untyped-def]
-    from gpupool.findings import exit_code
+def _report(pools, inputs, ignore: list[str], opts: FindingsOptions) -> None:  # type: ignore[no-untyped-def]
     from gpupool.preflight.engine import run
     from gpupool.report import jsonout
     from gpupool.report.text import console, print_findings, summary_counts
@@ -200,27 +204,27 @@ def _report(pools, inputs, output: Format, ignore: list[str], fail_on: FailOn) -
     findings = [f for f in result.findings if f.rule not in skip]
     ignored = len(result.findings) - len(findings)
     files = len({p.where.path for p in pools})
-    if output is Format.json:
-        summary = {**summary_counts(findings), "pools": len(pools), "files": files, "ignored": ignored}
-        typer.echo(
-            jsonout.dumps(
-                {
-                    "findings": jsonout.findings_list(findings),
-                    "summary": summary,
-                    "source": inputs.source,
-                    **result.to_dict(),
-                }
-            )
-        )
-    else:
+
+    def as_json(show):  # type: ignore[no-untyped-def]
+        summary = {**summary_counts(show), "pools": len(pools), "files": files, "ignored": ignored}
+        return {
+            "findings": jsonout.findings_list(show),
+            "summary": summary,
+            "source": inputs.source,
+            **result.to_dict(),
+        }
+
+    def as_text(show):  # type: ignore[no-untyped-def]
         con = console()
-        print_findings(findings, con)
-        if findings:
+        print_findings(show, con)
+        if show:
             con.print()
         for s in result.skipped:
             con.print(f"not checked: {s}", markup=False)
         from gpupool.cli.check import summary_line
 
-        text = summary_line(findings, len(pools), files, ignored, fail_on)
-        con.print(text, markup=False)
-    raise typer.Exit(exit_code(findings, fail_on.severity))
+        con.print(summary_line(show, len(pools), files, ignored, opts.fail_on), markup=False)
+
+    objects = [(p.where.path, p.label, "valid") for p in pools]
+    finish(opts, Report(findings, ("gpupool.preflight.rules",), as_text, as_json, empty=not pools,
+                        objects=objects))

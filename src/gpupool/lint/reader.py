@@ -1,6 +1,6 @@
 """Inputs of ``gpupool lint``: which files, and the documents and objects in them.
 
-- :func:`discover` expands the command line: files as given, directories recursively (``*.yaml``,
+- :func:`discover_inputs` (and :func:`discover`, its plain file list) expands the command line: files as given, directories recursively (``*.yaml``,
   ``*.yml``, ``*.json``; hidden directories and files such as ``.git`` and ``.gpupool.yaml`` are skipped),
   ``-`` for standard input. A path that does not exist is bad usage (:class:`~gpupool.errors.InputError`,
   exit 2).
@@ -65,9 +65,13 @@ def _excluded(rel: str, patterns: tuple[str, ...]) -> bool:
     return False
 
 
-def discover_inputs(paths: list[str] | tuple[str, ...], exclude: tuple[str, ...] = ()) -> Discovered:
-    """Expand the command line for ``gpupool lint``: like :func:`discover`, and a directory holding a
-    ``Chart.yaml`` is a Helm chart (recorded once, its files not linted); ``exclude`` globs drop files and
+def discover_inputs(
+    paths: list[str] | tuple[str, ...], exclude: tuple[str, ...] = (), charts: bool = True
+) -> Discovered:
+    """Expand a command line — the one discovery every command uses (``gpupool.cli.common.discover_files``):
+    files as given, directories recursively (``*.yaml``, ``*.yml``, ``*.json``; hidden files and directories
+    skipped), ``-`` for standard input; a directory holding a ``Chart.yaml`` is a Helm chart (recorded once,
+    its files not read; ``charts=False``: walked like any directory); ``exclude`` globs drop files and
     directories (matched relative to each input directory, and against names)."""
     found = Discovered()
     seen: set[str] = set()
@@ -88,7 +92,7 @@ def discover_inputs(paths: list[str] | tuple[str, ...], exclude: tuple[str, ...]
             for root, dirs, files in os.walk(path):
                 rel_root = os.path.relpath(root, path).replace(os.sep, "/")
                 rel_root = "" if rel_root == "." else rel_root + "/"
-                chart = next((c for c in CHART_FILES if c in files), None)
+                chart = next((c for c in CHART_FILES if c in files), None) if charts else None
                 if chart is not None:
                     found.charts.append(os.path.join(root, chart))
                     dirs[:] = []
@@ -109,34 +113,10 @@ def discover_inputs(paths: list[str] | tuple[str, ...], exclude: tuple[str, ...]
     return found
 
 
-def discover(paths: list[str] | tuple[str, ...]) -> list[str]:
-    """Files to lint, in a stable order, each once."""
-    out: list[str] = []
-    seen: set[str] = set()
-
-    def add(p: str) -> None:
-        key = p if p == STDIN else os.path.normpath(p)
-        if key not in seen:
-            seen.add(key)
-            out.append(p)
-
-    for raw in paths:
-        p = str(raw)
-        if p == STDIN:
-            add(p)
-            continue
-        path = Path(p)
-        if path.is_dir():
-            for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(files):
-                    if name.lower().endswith(EXTENSIONS) and not name.startswith("."):
-                        add(os.path.join(root, name))
-        elif path.exists():
-            add(p)
-        else:
-            raise InputError(p, None, "no such file or directory")
-    return out
+def discover(paths: list[str] | tuple[str, ...], exclude: tuple[str, ...] = ()) -> list[str]:
+    """Files in a stable order, each once (:func:`discover_inputs` without the Helm chart rule: a directory
+    with a ``Chart.yaml`` is walked like any other)."""
+    return discover_inputs(paths, exclude, charts=False).files
 
 
 @dataclass

@@ -73,28 +73,59 @@ def to_sarif(
     rules: Iterable[RuleInfo],
     tool_name: str = "gpupool",
     base_dir: Path | None = None,
+    category: str | None = None,
 ) -> dict[str, Any]:
+    """One SARIF log with one run; ``category`` (e.g. ``check``) becomes the run's
+    ``automationDetails.id`` (``gpupool/check/``), so several commands' runs can share one log (:func:`merge`)
+    and GitHub code scanning keeps them apart."""
     rule_list = list(rules)
     index = {r.id: i for i, r in enumerate(rule_list)}
     base = (base_dir or Path.cwd()).resolve()
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": tool_name,
-                        "version": __version__,
-                        "rules": [_rule(r) for r in rule_list],
-                    }
-                },
-                "originalUriBaseIds": {SRCROOT: {"uri": base.as_uri() + "/"}},
-                "columnKind": "unicodeCodePoints",
-                "results": [_result(f, index) for f in sorted(findings, key=sort_key)],
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": tool_name,
+                "version": __version__,
+                "rules": [_rule(r) for r in rule_list],
             }
-        ],
+        },
+        "originalUriBaseIds": {SRCROOT: {"uri": base.as_uri() + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": [_result(f, index) for f in sorted(findings, key=sort_key)],
     }
+    if category:
+        run["automationDetails"] = {"id": f"{tool_name}/{category}/"}
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def merge(logs: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Several SARIF logs as one (SARIF allows several runs in one log): every run of every log, in order."""
+    runs = [run for log in logs for run in log.get("runs", [])]
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": runs}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m gpupool.report.sarif OUT IN...``: merge SARIF files into OUT (missing inputs skipped)."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if not args:
+        print("usage: python -m gpupool.report.sarif OUT IN...", file=sys.stderr)
+        return 2
+    out, inputs = args[0], args[1:]
+    logs = []
+    for name in inputs:
+        p = Path(name)
+        if p.is_file() and p.stat().st_size:
+            logs.append(json.loads(p.read_text(encoding="utf-8")))
+    from gpupool.cli.diff import write_atomic
+
+    write_atomic(out, json.dumps(merge(logs), indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
 
 
 def dumps(findings: Iterable[Finding], rules: Iterable[RuleInfo], **kw: Any) -> str:
