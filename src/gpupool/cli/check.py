@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from gpupool.cli.common import FailOn, guard, parse_ignores
-from gpupool.cli.findings_options import FindingsOptions, Report, finish, findings_options, plural
+from gpupool.cli.findings_options import FindingsOptions, Report, findings_options, finish, plural
 from gpupool.design.check import assumed_version, check_pools
 from gpupool.findings import Finding
 from gpupool.report import jsonout

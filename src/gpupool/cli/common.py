@@ -195,12 +195,19 @@ def run_app(app: typer.Typer, prog_name: str = "gpupool") -> None:
     except Exception as e:  # pragma: no cover - a bug, not bad input
         if os.environ.get("GPUPOOL_DEBUG"):
             raise
-        typer.echo(
-            f"gpupool: internal error: {type(e).__name__}: {e} (set GPUPOOL_DEBUG=1 for a traceback; "
-            "please report it)",
-            err=True,
-        )
+        typer.echo(internal_error_line(e), err=True)
         sys.exit(3)
+
+
+def internal_error_line(e: BaseException) -> str:
+    """The one line an unexpected crash prints (exit 3, the README's code for a bug): what broke, and a
+    request for a bug report naming the version."""
+    from gpupool import __version__
+
+    return (
+        f"gpupool: internal error: {type(e).__name__}: {safe_text(str(e), 300)} — this is a bug in gpupool "
+        f"{__version__}; please report it with this line and the command (GPUPOOL_DEBUG=1 shows a traceback)"
+    )
 
 
 def guard(fn):  # type: ignore[no-untyped-def]
@@ -260,7 +267,8 @@ def use_skus(path: str | None) -> None:
 
 def discover_files(paths: Sequence[str | os.PathLike[str]], exclude: Sequence[str] = ()) -> list[str]:
     """Every command's file discovery (``gpupool.lint.reader.discover_inputs``): files as given, directories
-    recursively (``*.yaml``, ``*.yml``, ``*.json``, hidden ones skipped), ``-`` for stdin, ``--exclude`` globs.
+    recursively (``*.yaml``, ``*.yml``, ``*.json``, hidden ones skipped), ``-`` for stdin,
+    ``--exclude`` globs.
     A directory with no such file is bad input (exit 2)."""
     from gpupool.lint.reader import discover_inputs
 
@@ -291,4 +299,18 @@ def load_pool_specs(paths: Sequence[str | os.PathLike[str]], exclude: Sequence[s
                 out.extend(load_pools(f))
         else:
             out.extend(load_pools(p))
+    return out
+
+
+def moved_destination(command: str, out: Any, old: str | None, spelling: str) -> Any:
+    """``render``/``report`` take their destination as ``--out``/``-d``: ``-o`` is a format in every command.
+    The old ``-o PATH``/``--output PATH`` is refused with one line saying what changed (exit 2)."""
+    if old is not None:
+        raise InputError(
+            None, None,
+            f"{command}: -o/--output no longer names the destination (-o is an output format in every "
+            f"command); write to {safe_text(old, 80)} with {spelling}",
+        )
+    if out is None:
+        raise InputError(None, None, f"{command}: missing {spelling}")
     return out

@@ -23,7 +23,8 @@ from typing import Any
 
 import typer
 
-from gpupool.cli.common import FailOn, Format, fail_on_option, guard
+from gpupool.cli.common import FailOn, guard
+from gpupool.cli.findings_options import FindingsOptions, Report, findings_options, finish, plural
 from gpupool.errors import InputError
 from gpupool.errors import safe_text as _safe
 
@@ -274,6 +275,7 @@ def _check_imported(pools: list[Any], skip: set[str], fail_on: FailOn) -> int:
 def register(app: typer.Typer) -> None:
     @app.command("diff")
     @guard
+    @findings_options("diff")
     def diff_cmd(
         current: str = typer.Argument(
             ...,
@@ -313,14 +315,18 @@ def register(app: typer.Typer) -> None:
             "--wait-timeout",
             help="How long the runbook waits for new nodes and for workloads on them.",
         ),
-        output: Format = typer.Option(Format.text, "--output", "-o", help="text or json."),
         ignore: list[str] = typer.Option(
             [], "--ignore", metavar="RULE", help="Skip a GP4xx rule by ID or name; repeat or comma-separate."
         ),
         exit_code: bool = typer.Option(
             False, "--exit-code", help="Exit 1 when there are changes (like git diff --exit-code)."
         ),
-        fail_on: FailOn = fail_on_option(),
+        exclude: list[str] = typer.Option(
+            [], "--exclude", metavar="GLOB",
+            help="Skip files and directories matching GLOB in the --workloads directories (repeatable).",
+            show_default=False,
+        ),
+        opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
         """Show which changes to an existing node pool are in-place updates and which need a new pool.
 
@@ -329,16 +335,16 @@ def register(app: typer.Typer) -> None:
         new pool get a migration script: create, wait, cordon, drain (PodDisruptionBudgets respected),
         verify, delete; dry run unless the script is called with --execute.
         """
+        from gpupool.cli.common import discover_files
         from gpupool.diff import diff, load_workloads
-        from gpupool.findings import exit_code as findings_exit
-        from gpupool.report.jsonout import dumps
+        from gpupool.report.jsonout import findings_list
 
         if current == "-" and desired == "-":
             raise InputError(None, None, "CURRENT and DESIRED cannot both be stdin")
         cur_pools = read_current(current, resource_group, cluster_name)
         des_pools = read_desired(desired)
         (cur, cur_az), des = choose(cur_pools, des_pools, name, current, desired)
-        items = load_workloads(workloads) if workloads else None
+        items = load_workloads(discover_files(workloads, exclude)) if workloads else None
         taken = tuple(p.name for p, _ in cur_pools)
         result = diff(
             cur,
@@ -370,14 +376,18 @@ def register(app: typer.Typer) -> None:
             else:
                 write_atomic(runbook, result.migration.script(), 0o755)
                 written = runbook
-        if output is Format.json:
-            payload = result.to_dict()
+
+        def as_json(show):  # type: ignore[no-untyped-def]
+            payload = dataclasses.replace(result, findings=tuple(show)).to_dict()
+            payload["findings"] = findings_list(show)
             payload["runbook"] = written
-            typer.echo(dumps(payload))
-        else:
-            print_text(result, written)
-        if findings_exit(list(result.findings), fail_on.severity) or (exit_code and result.has_changes):
-            raise typer.Exit(1)
+            return payload
+
+        def as_text(show):  # type: ignore[no-untyped-def]
+            print_text(dataclasses.replace(result, findings=tuple(show)), written)
+
+        finish(opts, Report(list(result.findings), ("gpupool.diff.rules",), as_text, as_json,
+                            code=1 if exit_code and result.has_changes else 0))
 
     @app.command("import")
     @guard
@@ -444,7 +454,8 @@ def register(app: typer.Typer) -> None:
         for p in pools:
             if p.unmodeled:
                 typer.echo(
-                    f"gpupool: note: pool {p.pool.name}: {len(p.unmodeled)} setting(s) gpupool does not "
+                    f"gpupool: note: pool {p.pool.name}: {plural(len(p.unmodeled), 'setting')} gpupool "
+                    "does not "
                     f"model, written as comments: {', '.join(list(p.unmodeled)[:6])}"
                     + (" ..." if len(p.unmodeled) > 6 else ""),
                     err=True,
@@ -453,7 +464,7 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"gpupool: note: pool {p.pool.name}: {_safe(n, 200)}", err=True)
         if write and write != "-":
             write_atomic(write, text)
-            typer.echo(f"gpupool: wrote {len(pools)} pool spec(s) to {write}", err=True)
+            typer.echo(f"gpupool: wrote {plural(len(pools), 'pool spec')} to {write}", err=True)
         else:
             typer.echo(text, nl=False)
         raise typer.Exit(_check_imported([p.pool for p in pools], skip, fail_on))

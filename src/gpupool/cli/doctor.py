@@ -12,12 +12,14 @@ from pathlib import Path
 
 import typer
 
-from gpupool.cli.common import FailOn, Format, fail_on_option, guard
+from gpupool.cli.common import guard
+from gpupool.cli.findings_options import FindingsOptions, Report, findings_options, finish
 
 
 def register(app: typer.Typer) -> None:
     @app.command("doctor")
     @guard
+    @findings_options("doctor")
     def doctor(
         snapshot: Path | None = typer.Option(
             None, "--snapshot", metavar="DIR", help="Diagnose a snapshot directory instead of a live cluster."
@@ -52,7 +54,6 @@ def register(app: typer.Typer) -> None:
             help="Seconds for reading the GPU stack's pod logs, all together (live mode; each log read "
             "waits 5 s at most; pods on NotReady nodes are skipped). 0: read no logs.",
         ),
-        output: Format = typer.Option(Format.text, "-o", "--output", help="text or json."),
         ignore: list[str] | None = typer.Option(None, "--ignore", help="Rule IDs or names to skip."),
         pool: list[Path] | None = typer.Option(
             None,
@@ -60,7 +61,11 @@ def register(app: typer.Typer) -> None:
             metavar="SPEC",
             help="Pool specs (files or directories): compare the nodes with them.",
         ),
-        fail_on: FailOn = fail_on_option(),
+        exclude: list[str] = typer.Option(
+            [], "--exclude", metavar="GLOB", help="Skip files and directories matching GLOB in --pool "
+            "directories (repeatable).", show_default=False,
+        ),
+        opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
         """Diagnose why GPUs are not used on an AKS cluster: nodes, driver, device plugin, resources, pods.
 
@@ -71,7 +76,6 @@ def register(app: typer.Typer) -> None:
         """
         from gpupool.cli.common import parse_ignores
         from gpupool.errors import InputError
-        from gpupool.findings import exit_code
 
         if print_commands:
             from gpupool.cluster.commands import snapshot_commands
@@ -95,9 +99,9 @@ def register(app: typer.Typer) -> None:
         ignored = parse_ignores(ignore)
         designed = None
         if pool:
-            from gpupool.spec import load_many
+            from gpupool.cli.common import load_pool_specs
 
-            designed = load_many([str(p) for p in pool])  # bad specs: exit 2 before touching the cluster
+            designed = load_pool_specs([str(p) for p in pool], exclude)  # bad specs: exit 2 first
         if snapshot is not None:
             from gpupool.cluster import read_snapshot
 
@@ -119,12 +123,16 @@ def register(app: typer.Typer) -> None:
         gc.freeze()  # the snapshot's objects live to the end: keep the collector from rescanning them
 
         result = diagnose(snap, namespaces=namespace, ignore=ignored, pools=designed)
-        if output is Format.json:
-            from gpupool.report.jsonout import dumps
+        import dataclasses
 
-            typer.echo(dumps(result.to_dict()))
-        else:
+        def as_json(show):  # type: ignore[no-untyped-def]
+            return dataclasses.replace(result, findings=list(show)).to_dict()
+
+        def as_text(show):  # type: ignore[no-untyped-def]
             from gpupool.doctor.report import render
 
-            typer.echo(render(result), nl=False)
-        raise typer.Exit(exit_code(result.findings, fail_on.severity))
+            typer.echo(render(dataclasses.replace(result, findings=list(show))), nl=False)
+
+        finish(opts, Report(list(result.findings), ("gpupool.doctor.rules",), as_text, as_json,
+                            empty=not result.summary.get("nodes"),
+                            empty_note="nothing to check: the cluster has no node"))

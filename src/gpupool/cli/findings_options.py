@@ -233,7 +233,9 @@ def render(opts: FindingsOptions, report: Report, show: list[Finding]) -> str | 
         from gpupool.report import junit
 
         objects = report.objects if report.objects is not None else _junit_objects(show)
-        per_object = shown(report.junit_findings, opts.severity) if report.junit_findings is not None else show
+        per_object = show
+        if report.junit_findings is not None:
+            per_object = shown(report.junit_findings, opts.severity)
         return junit.dumps(per_object, objects, name=f"gpupool {opts.command}")
     if fmt is OutputFormat.github:
         from gpupool.report import github

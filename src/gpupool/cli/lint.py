@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from gpupool.cli.common import guard
-from gpupool.cli.findings_options import FindingsOptions, Report, finish, findings_options
+from gpupool.cli.findings_options import FindingsOptions, Report, findings_options, finish
 from gpupool.errors import InputError
 
 UNUSABLE = ("GP200", "GP209")  # an input that cannot be read or parsed: exit 2 (reported as a finding too)

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from gpupool.cli.common import FailOn, guard
-from gpupool.cli.findings_options import FindingsOptions, Report, finish, findings_options
+from gpupool.cli.findings_options import FindingsOptions, Report, findings_options, finish
 
 
 def _print_text(plan, con, fail_on: FailOn = FailOn.error, shown=None) -> None:  # type: ignore[no-untyped-def]

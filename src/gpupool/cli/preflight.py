@@ -10,7 +10,7 @@ from __future__ import annotations
 import typer
 
 from gpupool.cli.common import guard, parse_ignores
-from gpupool.cli.findings_options import FindingsOptions, Report, finish, findings_options
+from gpupool.cli.findings_options import FindingsOptions, Report, findings_options, finish
 
 HELP = "\n\n".join(
     (

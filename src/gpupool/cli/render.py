@@ -1,4 +1,5 @@
-"""`gpupool render SPEC -o DIR`: write the az script, ARM, Terraform and Kubernetes manifests for the pools.
+"""`gpupool render SPEC --out DIR`: write the az script, ARM, Terraform and Kubernetes manifests for the
+pools.
 
 Invalid specs render nothing: the design rules run first and any error finding exits 1 before a file is
 written; with ``--fail-on warning`` (or ``info``) findings of that severity block rendering too.
@@ -13,6 +14,7 @@ from pathlib import Path
 import typer
 
 from gpupool.cli.common import FailOn, fail_on_option, guard
+from gpupool.cli.findings_options import plural
 from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity
 from gpupool.spec.model import PoolSpec
@@ -67,7 +69,8 @@ def register(app: typer.Typer) -> None:
         specs: list[str] = typer.Argument(
             ..., metavar="SPEC...", help="Pool spec files (YAML, GpuNodePool/NodePool); - for stdin."
         ),
-        output: Path = typer.Option(..., "--output", "-o", help="Output directory."),
+        out: Path = typer.Option(None, "--out", "-d", metavar="DIR", help="Output directory (required)."),
+        old_output: str | None = typer.Option(None, "--output", "-o", hidden=True),
         fmt: list[str] | None = typer.Option(
             None, "--format", "-f",
             help="What to render: az, arm, terraform, k8s (repeat or comma-separate; default: all).",
@@ -85,11 +88,12 @@ def register(app: typer.Typer) -> None:
         Nothing is written when the spec has design errors, or findings at the --fail-on severity (exit 1).
         Writing is atomic.
         """
-        from gpupool.cli.common import use_skus
+        from gpupool.cli.common import moved_destination, use_skus
         from gpupool.render import write_all
         from gpupool.report.text import console, print_findings
         from gpupool.spec import load_many
 
+        output = moved_destination("render", out, old_output, "--out DIR (or -d DIR)")
         formats = parse_formats(fmt)
         use_skus(skus)
         pools = load_many(specs)
@@ -99,7 +103,8 @@ def register(app: typer.Typer) -> None:
             con = console(sys.stdout)
             print_findings(findings, con)
             n = sum(1 for f in blocking if f.severity is Severity.ERROR)
-            what = f"{n} error(s)" if n else f"{len(blocking)} finding(s) at --fail-on {fail_on.value}"
+            what = (plural(n, "error") if n
+                    else f"{plural(len(blocking), 'finding')} at --fail-on {fail_on.value}")
             typer.echo(f"gpupool: {what} in {', '.join(specs)}; nothing rendered", err=True)
             raise typer.Exit(1)
         if findings:

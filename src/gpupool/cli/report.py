@@ -1,4 +1,4 @@
-"""``gpupool report SPEC... [WORKLOADS...] -o report.html``: one self-contained HTML page a team can look
+"""``gpupool report SPEC... [WORKLOADS...] --out report.html``: one self-contained HTML page a team can look
 at — the GPU chain per pool, capacity and cost after simulation, every finding with its fix and rule docs,
 Pending pods with the scheduler's words, and (``--current``) the changes and runbook steps."""
 
@@ -9,26 +9,7 @@ from pathlib import Path
 import typer
 
 from gpupool.cli.common import FailOn, fail_on_option, guard
-
-_SUFFIXES = (".yaml", ".yml", ".json")
-
-
-def expand(paths: list[Path]) -> list[str]:
-    """Files as given; directories -> their YAML/JSON files (recursively, sorted)."""
-    from gpupool.errors import InputError
-
-    out: list[str] = []
-    for p in paths:
-        if p.is_dir():
-            found = sorted(str(f) for f in p.rglob("*") if f.is_file() and f.suffix.lower() in _SUFFIXES)
-            if not found:
-                raise InputError(str(p), None, "no .yaml, .yml or .json file in this directory")
-            out.extend(found)
-        elif p.exists():
-            out.append(str(p))
-        else:
-            raise InputError(str(p), None, "no such file or directory")
-    return list(dict.fromkeys(out))
+from gpupool.cli.findings_options import plural
 
 
 def register(app: typer.Typer) -> None:
@@ -40,7 +21,14 @@ def register(app: typer.Typer) -> None:
             metavar="SPEC... [WORKLOADS...]",
             help="Pool specs and workload manifests (files or directories; told apart by kind).",
         ),
-        output: Path = typer.Option(..., "--output", "-o", metavar="FILE", help="The HTML file to write."),
+        out: Path = typer.Option(
+            None, "--out", "-d", metavar="FILE", help="The HTML file to write (required)."
+        ),
+        old_output: str | None = typer.Option(None, "--output", "-o", hidden=True),
+        exclude: list[str] = typer.Option(
+            [], "--exclude", metavar="GLOB", help="Skip files and directories matching GLOB (repeatable).",
+            show_default=False,
+        ),
         current: str | None = typer.Option(
             None,
             "--current",
@@ -79,9 +67,9 @@ def register(app: typer.Typer) -> None:
         Exit codes: 0 no finding at --fail-on or above, 1 otherwise (the page is written either way),
         2 bad input (nothing is written).
 
-        Example: gpupool report examples/t4-driver-only.yaml examples/workloads/ -o report.html
+        Example: gpupool report examples/t4-driver-only.yaml examples/workloads/ --out report.html
         """
-        from gpupool.cli.common import use_skus
+        from gpupool.cli.common import discover_files, moved_destination, use_skus
         from gpupool.cli.diff import read_current, write_atomic
         from gpupool.findings import exit_code
         from gpupool.htmlpage.gather import gather
@@ -89,8 +77,9 @@ def register(app: typer.Typer) -> None:
         from gpupool.htmlpage.render import render
         from gpupool.simulate import load_prices
 
+        output = moved_destination("report", out, old_output, "--out FILE (or -d FILE)")
         use_skus(skus)
-        names = expand(files)
+        names = discover_files(files, exclude)
         cur = read_current(current, None, None) if current else None
         table = load_prices(prices) if prices is not None else None
         res = gather(names, current=cur, current_path=current, kubernetes_version=kubernetes_version,
@@ -105,10 +94,11 @@ def register(app: typer.Typer) -> None:
         if res.doctor is not None:
             findings += res.doctor.findings
         typer.echo(f"gpupool: wrote {output} ({len(html.encode('utf-8')) // 1024 + 1} KiB, "
-                   f"{len(res.pools)} pool(s))", err=True)
+                   f"{plural(len(res.pools), 'pool')})", err=True)
         errors = sum(1 for f in res.check if f.severity.value == "error")
         if errors:  # the page shows why; it never passes a spec AKS would refuse, whatever --fail-on says
-            typer.echo(f"gpupool: {errors} error(s) in the pool specs: nothing on the page can be created as "
+            typer.echo(f"gpupool: {plural(errors, 'error')} in the pool specs: nothing on the page can be "
+                       "created as "
                        "written (render and plan refuse these specs)", err=True)
             raise typer.Exit(1)
         raise typer.Exit(exit_code(findings, fail_on.severity))

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import typer
 
-from gpupool.cli.common import FailOn, Format, fail_on_option, guard
+from gpupool.cli.common import FailOn, guard
+from gpupool.cli.findings_options import FindingsOptions, Report, findings_options, finish, plural
 
 
 class AutoscalerModel(StrEnum):
@@ -66,13 +67,13 @@ def _print_placements(result, con) -> None:  # type: ignore[no-untyped-def]
         if not nodes:
             continue
         count = sum(len(v) for v in nodes.values())
-        con.print(f"  [bold]{escape(pool.name)}[/] ({count} pod(s) on {len(nodes)} node(s))")
+        con.print(f"  [bold]{escape(pool.name)}[/] ({plural(count, 'pod')} on {plural(len(nodes), 'node')})")
         for node, pods in nodes.items():
             names = ", ".join(p.pod for p in pods)
             con.print(f"    {escape(node)}: {escape(names)}")
 
 
-def _print_text(result, con, show: set[str] = frozenset()) -> None:  # type: ignore[no-untyped-def]
+def _print_text(result, con, show: set[str] = frozenset(), shown=None) -> None:  # type: ignore[no-untyped-def]
     from rich.markup import escape
 
     from gpupool.report.text import print_findings
@@ -89,7 +90,8 @@ def _print_text(result, con, show: set[str] = frozenset()) -> None:  # type: ign
         st = result.start
         uses = ", ".join(_amount(k, v) for k, v in st["requests"].items()) or "nothing"
         con.print(
-            f"started from {escape(st['source'])}: {st['nodes']} node(s), {st['pods']} running pod(s) "
+            f"started from {escape(st['source'])}: {plural(st['nodes'], 'node')}, "
+            f"{plural(st['pods'], 'running pod')} "
             f"requesting {escape(uses)}"
         )
         for note in st["notes"]:
@@ -130,12 +132,12 @@ def _print_text(result, con, show: set[str] = frozenset()) -> None:  # type: ign
     con.print()
     ds = f" (+{result.daemonset_pods} DaemonSet pods as overhead)" if result.daemonset_pods else ""
     if not result.pending:
-        con.print(f"[green]All {result.placed} pod(s) placed[/]{ds}.")
+        con.print(f"[green]All {plural(result.placed, 'pod')} placed[/]{ds}.")
     else:
-        con.print(f"Placed {result.placed} pod(s){ds}; [bold red]{result.pending_pods} pending[/]:")
+        con.print(f"Placed {plural(result.placed, 'pod')}{ds}; [bold red]{result.pending_pods} pending[/]:")
         for e in result.pending:
             more = f" ({e.pod} ...)" if e.count > 1 else f" ({e.pod})"
-            con.print(f"  [bold]{escape(e.workload)}[/]: {e.count} pod(s){escape(more)}")
+            con.print(f"  [bold]{escape(e.workload)}[/]: {plural(e.count, 'pod')}{escape(more)}")
             con.print(f"    scheduler:  {escape(e.message)}")
             if e.autoscaler:
                 con.print(f"    autoscaler: {escape(e.autoscaler)}")
@@ -145,10 +147,11 @@ def _print_text(result, con, show: set[str] = frozenset()) -> None:  # type: ign
                 con.print(f"    fix ({escape(fx['rule'])}): {escape(fx['fix'])}")
     if "placements" in show:
         _print_placements(result, con)
-    if result.findings:
+    findings = result.findings if shown is None else shown
+    if findings:
         con.print()
         con.print("[bold]Findings[/]")
-        print_findings(result.findings, con)
+        print_findings(findings, con)
     for note in result.notes:
         con.print(f"[dim]note: {escape(note)}[/]")
 
@@ -156,12 +159,15 @@ def _print_text(result, con, show: set[str] = frozenset()) -> None:  # type: ign
 def register(app: typer.Typer) -> None:
     @app.command("simulate")
     @guard
+    @findings_options("simulate")
     def simulate_cmd(
         files: list[Path] = typer.Argument(
-            ..., metavar="FILES...", help="Pool specs and workloads (YAML; both may share files)."
+            ..., metavar="FILES...",
+            help="Pool specs and workloads: files or directories (YAML; both may share files).",
         ),
-        output: Format = typer.Option(
-            Format.text, "--output", "-o", help="text for people, json for machines."
+        exclude: list[str] = typer.Option(
+            [], "--exclude", metavar="GLOB", help="Skip files and directories matching GLOB (repeatable).",
+            show_default=False,
         ),
         kubernetes_version: str | None = typer.Option(
             None,
@@ -243,7 +249,7 @@ def register(app: typer.Typer) -> None:
         show: list[Show] = typer.Option(
             [], "--show", metavar="WHAT", help="Also print: placements (each pod's node, grouped per pool)."
         ),
-        fail_on: FailOn = fail_on_option(),
+        opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
         """Simulate scheduling, cluster-autoscaler scale-up and cost of workloads on the designed pools.
 
@@ -256,7 +262,7 @@ def register(app: typer.Typer) -> None:
 
         Example: gpupool simulate examples/a100-mig-mixed.yaml examples/workloads/training.yaml
         """
-        from gpupool.cli.common import parse_ignores, use_skus
+        from gpupool.cli.common import discover_files, parse_ignores, use_skus
         from gpupool.errors import InputError
 
         use_skus(skus)
@@ -292,7 +298,7 @@ def register(app: typer.Typer) -> None:
                 context,
                 str(kubeconfig) if kubeconfig is not None else None,
             )
-        inputs = load_inputs(files, require_pools=start is None)
+        inputs = load_inputs(discover_files(files, exclude), require_pools=start is None)
         table = load_prices(prices) if prices is not None else None
         if fetch_prices:
             where = region or next((p.location for p in inputs.pools if p.location), None) or bundled().region
@@ -316,14 +322,18 @@ def register(app: typer.Typer) -> None:
                 start=start,
             ),
         )
-        from gpupool.findings import exit_code
-
         result.findings = [f for f in result.findings if f.rule not in skip]
-        if output is Format.json:
-            typer.echo(jsonout.dumps(result.to_dict()))
-        else:
-            _print_text(result, console(), {s.value for s in show})
-        code = 0
-        if fail_on is not FailOn.none:
-            code = max(result.exit_code, exit_code(result.findings, fail_on.severity))
-        raise typer.Exit(code)
+
+        def as_json(shown):  # type: ignore[no-untyped-def]
+            payload = result.to_dict()
+            payload["findings"] = jsonout.findings_list(shown)
+            return payload
+
+        def as_text(shown):  # type: ignore[no-untyped-def]
+            _print_text(result, console(), {s.value for s in show}, shown)
+
+        pending = result.exit_code if opts.fail_on is not FailOn.none else 0  # Pending pods fail too
+        empty = not inputs.workloads and not inputs.pools
+        finish(opts, Report(list(result.findings), ("gpupool.simulate.rules",), as_text, as_json,
+                            code=pending, empty=empty,
+                            empty_note="nothing to check: no pool and no workload"))

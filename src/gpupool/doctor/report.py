@@ -21,11 +21,13 @@ def _clean(text: object) -> str:
 
 
 def render(result: DoctorResult) -> str:
+    from gpupool.cli.findings_options import plural, summary_tail
+
     s = result.summary
     lines = [
-        f"doctor: {_clean(result.source)}: {s['nodes']} nodes ({s['gpuNodes']} GPU, "
+        f"doctor: {_clean(result.source)}: {plural(s['nodes'], 'node')} ({s['gpuNodes']} GPU, "
         f"{s['gpuNodesAdvertising']} advertising "
-        f"GPUs), {s['pods']} pods, {s['pendingGpuPods']} Pending GPU pods",
+        f"GPUs), {plural(s['pods'], 'pod')}, {plural(s['pendingGpuPods'], 'Pending GPU pod')}",
     ]
     if s.get("notRead"):
         lines.append("not read: " + _clean("; ".join(f"{k} ({v})" for k, v in s["notRead"].items())))
@@ -42,11 +44,5 @@ def render(result: DoctorResult) -> str:
             lines.append("    evidence: " + _clean(e))
         if f.fix:
             lines.append("    fix: " + _clean(f.fix))
-    c = s["findings"]
-    lines += [
-        "",
-        f"{c['error']} errors, {c['warning']} warnings, {c['info']} info"
-        if result.findings
-        else "no problems found",
-    ]
+    lines += ["", summary_tail(result.findings) if result.findings else "no problems found"]
     return "\n".join(lines) + "\n"

@@ -1,6 +1,7 @@
 """Inputs of ``gpupool lint``: which files, and the documents and objects in them.
 
-- :func:`discover_inputs` (and :func:`discover`, its plain file list) expands the command line: files as given, directories recursively (``*.yaml``,
+- :func:`discover_inputs` (and :func:`discover`, its plain file list) expands the command line (every
+  command's discovery): files as given, directories recursively (``*.yaml``,
   ``*.yml``, ``*.json``; hidden directories and files such as ``.git`` and ``.gpupool.yaml`` are skipped),
   ``-`` for standard input. A path that does not exist is bad usage (:class:`~gpupool.errors.InputError`,
   exit 2).
