@@ -187,7 +187,7 @@ def main(argv: list[str]) -> int:
     target = Path(argv[0]) if argv else repo / "docs" / "report.png"
     with tempfile.TemporaryDirectory() as tmp:
         page = Path(tmp) / "report.html"
-        done = subprocess.run([sys.executable, "-m", "gpupool", "report", *EXAMPLE_ARGS, "-o", str(page),
+        done = subprocess.run([sys.executable, "-m", "gpupool", "report", *EXAMPLE_ARGS, "--out", str(page),
                                "--fail-on", "none"], cwd=repo)
         if done.returncode not in (0, 1):  # 1: mistakes.yaml's spec errors (the page is written)
             return done.returncode

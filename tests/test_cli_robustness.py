@@ -40,14 +40,14 @@ def _commands(path: str, out: str) -> list[list[str]]:
     return [
         ["check", path],
         ["plan", path],
-        ["render", path, "-o", out],
+        ["render", path, "--out", out],
         ["diff", path, POOL],
         ["diff", POOL, path],
         ["import", path],
         ["simulate", path],
         ["preflight", path, "--from", str(EXAMPLES.parent / "tests" / "preflight" / "data" / "eastus")],
         ["check", POOL, "--skus", path],
-        ["report", path, "-o", out],
+        ["report", path, "--out", out],
     ]
 
 

@@ -36,7 +36,7 @@ def bash(words: str, cword: int, instruction: str = "complete_bash") -> list[str
 def test_commands_and_options(instruction: str) -> None:
     assert bash("gpupool che", 1, instruction) == ["check"]
     assert {"check", "plan", "lint", "simulate", "completion"} <= set(bash("gpupool ", 1, instruction))
-    assert bash("gpupool lint -o ", 3, instruction) == ["text", "json", "sarif", "junit"]
+    assert bash("gpupool lint -o ", 3, instruction) == ["text", "json", "sarif", "junit", "github"]
     assert "--kubernetes-version" in bash("gpupool lint --kub", 2, instruction)
     assert bash("gpupool --color a", 2, instruction) == ["auto", "always"]
 

@@ -25,14 +25,14 @@ def test_plan_fail_on() -> None:
 
 
 def test_render_fail_on_blocks_rendering(tmp_path: Path) -> None:
-    r = run_cli("render", WARN_ONLY, "-o", str(tmp_path / "a"))
+    r = run_cli("render", WARN_ONLY, "--out", str(tmp_path / "a"))
     assert r.exit_code == 0 and (tmp_path / "a").is_dir()
-    r = run_cli("render", WARN_ONLY, "-o", str(tmp_path / "b"), "--fail-on", "warning")
+    r = run_cli("render", WARN_ONLY, "--out", str(tmp_path / "b"), "--fail-on", "warning")
     assert r.exit_code == 1
-    assert "1 finding(s) at --fail-on warning" in r.stderr and "nothing rendered" in r.stderr
+    assert "1 finding at --fail-on warning" in r.stderr and "nothing rendered" in r.stderr
     assert not (tmp_path / "b").exists()
-    r = run_cli("render", ERRORS, "-o", str(tmp_path / "c"), "--fail-on", "none")
-    assert r.exit_code == 1 and "error(s)" in r.stderr and not (tmp_path / "c").exists()
+    r = run_cli("render", ERRORS, "--out", str(tmp_path / "c"), "--fail-on", "none")
+    assert r.exit_code == 1 and "error" in r.stderr and not (tmp_path / "c").exists()
 
 
 def test_diff_fail_on() -> None:

@@ -49,7 +49,7 @@ def commands(d: Path, tmp: Path) -> dict[str, list[str]]:
     return {
         "check": ["check", f"{d}/mistakes.yaml", f"{d}/a100-mig-mixed.yaml"],
         "plan": ["plan", f"{d}/a100-mig-mixed.yaml", f"{d}/t4-driver-only.yaml"],
-        "render-blocked": ["render", f"{d}/mistakes.yaml", "-o", str(tmp / "none")],
+        "render-blocked": ["render", f"{d}/mistakes.yaml", "--out", str(tmp / "none")],
         "lint": ["lint", f"{d}/workloads", "--pool", f"{d}/a100-mig-mixed.yaml"],
         "diff": [
             "diff",

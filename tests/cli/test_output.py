@@ -38,8 +38,8 @@ def commands(tmp: Path) -> dict[str, list[str]]:
     return {
         "check": ["check", f"{ex}/mistakes.yaml", f"{ex}/a100-mig-mixed.yaml"],
         "plan": ["plan", f"{ex}/a100-mig-mixed.yaml", f"{ex}/t4-time-sliced-spot.yaml"],
-        "render": ["render", f"{ex}/t4-driver-only.yaml", "-o", str(tmp / "out"), "--format", "az"],
-        "render-blocked": ["render", f"{ex}/mistakes.yaml", "-o", str(tmp / "none")],
+        "render": ["render", f"{ex}/t4-driver-only.yaml", "--out", str(tmp / "out"), "--format", "az"],
+        "render-blocked": ["render", f"{ex}/mistakes.yaml", "--out", str(tmp / "none")],
         "lint": ["lint", f"{ex}/workloads", "--pool", f"{ex}/a100-mig-mixed.yaml"],
         "diff": [
             "diff", f"{ex}/diff/current-gpunp.json", f"{ex}/diff/desired-gpunp-a100.yaml",

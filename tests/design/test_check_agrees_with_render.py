@@ -44,7 +44,7 @@ def test_typo_size_is_an_error_with_did_you_mean(tmp_path) -> None:
 
 def test_typo_size_renders_nothing(tmp_path) -> None:
     out = tmp_path / "out"
-    r = run_program("render", str(_spec(tmp_path, TYPO)), "-o", str(out))
+    r = run_program("render", str(_spec(tmp_path, TYPO)), "--out", str(out))
     assert r.exit_code == 1
     assert "GP101" in r.stdout and "nothing rendered" in r.stderr
     assert not out.exists() or not any(out.iterdir())
@@ -60,7 +60,7 @@ def test_typo_size_plans_no_command(tmp_path) -> None:
 
 
 def test_typo_size_report_never_passes(tmp_path) -> None:
-    r = run_cli("report", str(_spec(tmp_path, TYPO)), "-o", str(tmp_path / "r.html"), "--fail-on", "none")
+    r = run_cli("report", str(_spec(tmp_path, TYPO)), "--out", str(tmp_path / "r.html"), "--fail-on", "none")
     assert r.exit_code in (1, 2)  # 2: simulate cannot size an unknown VM (nothing written)
 
 
@@ -77,7 +77,7 @@ def test_declared_size_is_known_with_a_warning(tmp_path, monkeypatch) -> None:
         assert "GP101" not in rules and rules["GP141"]["severity"] == "warning"
         assert ".gpupool.yaml:2" in rules["GP141"]["message"]
         out = tmp_path / "out"
-        r = run_cli("render", str(spec), "-o", str(out))
+        r = run_cli("render", str(spec), "--out", str(out))
         assert r.exit_code == 0, r.stdout + r.stderr
         assert (out / "k8s" / "gpunp" / "10-device-plugin.yaml").is_file()
     finally:
@@ -107,8 +107,8 @@ def test_render_takes_skus_like_check(tmp_path) -> None:
     skus = REPO / "tests" / "preflight" / "data" / "eastus" / "skus.json"
     spec = _spec(tmp_path, "Standard_ND40rs_v2")
     try:
-        assert run_cli("render", str(spec), "-o", str(tmp_path / "a")).exit_code == 1  # GP101
-        r = run_cli("render", str(spec), "--skus", str(skus), "-o", str(tmp_path / "b"))
+        assert run_cli("render", str(spec), "--out", str(tmp_path / "a")).exit_code == 1  # GP101
+        r = run_cli("render", str(spec), "--skus", str(skus), "--out", str(tmp_path / "b"))
         assert r.exit_code == 0, r.stdout
     finally:
         catalog.clear_user_sizes()

@@ -217,7 +217,7 @@ def test_import_list_json_multi_doc_and_name(tmp_path):
     r = run_cli("import", str(AZ_LIST), "--write", str(out))
     assert r.exit_code == 0, r.stderr
     assert [p.name for p in load_pools(out)] == ["nodepool1", "gpunp", "spotgpu"]
-    assert "wrote 3 pool spec(s)" in r.stderr
+    assert "wrote 3 pool specs" in r.stderr
     r = run_cli("import", str(AZ_LIST), "--name", "spotgpu")
     docs = list(yaml.safe_load_all(r.stdout))
     assert len(docs) == 1 and docs[0]["spec"]["priority"] == "Spot"

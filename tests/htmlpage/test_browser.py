@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(why is not None, reason=why or "")
 
 def test_examples_page_renders_offline(tmp_path):
     page = tmp_path / "report.html"
-    r = run_cli("report", *[str(REPO / a) for a in EXAMPLE_ARGS], "-o", str(page), "--fail-on", "none")
+    r = run_cli("report", *[str(REPO / a) for a in EXAMPLE_ARGS], "--out", str(page), "--fail-on", "none")
     assert r.exit_code == 1 and page.is_file(), r.stderr  # mistakes.yaml's spec errors never pass
     shot = tmp_path / "shot.png"
     v = visit(page, shot, width=1360, height=900, pdf=True)
@@ -53,7 +53,7 @@ shared Pending lines said once). The examples' findings may change a little; the
 
 def test_examples_page_is_short_and_boxes_fit_at_1400(tmp_path):
     page = tmp_path / "report.html"
-    r = run_cli("report", *[str(REPO / a) for a in EXAMPLE_ARGS], "-o", str(page), "--fail-on", "none")
+    r = run_cli("report", *[str(REPO / a) for a in EXAMPLE_ARGS], "--out", str(page), "--fail-on", "none")
     assert r.exit_code in (0, 1) and page.is_file(), r.stderr  # 1: spec errors, page written
     v = visit(page, width=1400, height=1000)
     assert 2000 < v.page_height < MAX_PAGE_HEIGHT, v.page_height
@@ -79,7 +79,7 @@ def test_long_names_fit_their_boxes(tmp_path):
         )
     (tmp_path / "pools.yaml").write_text("---\n".join(specs))
     page = tmp_path / "r.html"
-    r = run_cli("report", str(tmp_path / "pools.yaml"), "-o", str(page), "--fail-on", "none")
+    r = run_cli("report", str(tmp_path / "pools.yaml"), "--out", str(page), "--fail-on", "none")
     assert r.exit_code in (0, 1) and page.is_file(), r.stderr
     for width in (1400, 800):
         v = visit(page, width=width, height=900)
@@ -104,7 +104,7 @@ def test_hostile_page_runs_no_script(tmp_path):
     (tmp_path / "w<script>alert(9)<'.yaml").write_text(json.dumps(pod))
     page = tmp_path / "r.html"
     r = run_cli("report", str(tmp_path / "pool.yaml"), str(tmp_path / "w<script>alert(9)<'.yaml"),
-                "-o", str(page), "--fail-on", "none")
+                "--out", str(page), "--fail-on", "none")
     assert r.exit_code == 0, r.stderr
     v = visit(page)
     assert v.dialogs == [], "a script from the input ran"

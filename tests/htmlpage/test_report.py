@@ -31,7 +31,7 @@ def _args() -> list[str]:
 @pytest.fixture(scope="module")
 def examples_page(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "report.html"
-    r = run_cli("report", *_args(), "-o", str(out), "--prices", FIGURES)
+    r = run_cli("report", *_args(), "--out", str(out), "--prices", FIGURES)
     assert r.exit_code == 1, r.stderr  # examples/mistakes.yaml has error findings
     html = out.read_text(encoding="utf-8")
     root, errors = parse(html)
@@ -212,7 +212,7 @@ def test_pending_pods_with_scheduler_words(tmp_path):
     out = tmp_path / "r.html"
     files = [EXAMPLES / "a100-mig-mixed.yaml", EXAMPLES / "t4-driver-only.yaml"]
     files.append(EXAMPLES / "workloads" / "training.yaml")
-    r = run_cli("report", *map(str, files), "-o", str(out), "--fail-on", "none")
+    r = run_cli("report", *map(str, files), "--out", str(out), "--fail-on", "none")
     assert r.exit_code == 0, r.stderr
     root, _ = parse(out.read_text())
     sim = json.loads(run_cli("simulate", *map(str, files), "-o", "json").stdout)
@@ -238,7 +238,7 @@ def test_diff_changes_and_runbook(tmp_path):
         str(EXAMPLES / "workloads"),
         "--current",
         str(EXAMPLES / "diff" / "current-gpunp.json"),
-        "-o",
+        "--out",
         str(out),
         "--fail-on",
         "none",
@@ -288,7 +288,7 @@ def test_hostile_names_are_escaped(tmp_path):
         "source: \"</p><script>alert('price')</script>\"\nprices: {Standard_NC4as_T4_v3: 0.5}\n"
     )
     out = tmp_path / "r.html"
-    r = run_cli("report", str(tmp_path / "pool.yaml"), str(evil_file), "-o", str(out),
+    r = run_cli("report", str(tmp_path / "pool.yaml"), str(evil_file), "--out", str(out),
                 "--prices", str(prices))
     assert r.exit_code == 1, r.stderr
     html = out.read_text()
@@ -310,26 +310,26 @@ def test_bad_input_writes_nothing(tmp_path):
     out.write_text("previous")
     bad = tmp_path / "bad.yaml"
     bad.write_text("apiVersion: gpupool/v1\nkind: GpuNodePool\nmetadata: {name: [\n")
-    r = run_cli("report", str(bad), "-o", str(out))
+    r = run_cli("report", str(bad), "--out", str(out))
     assert r.exit_code == 2 and r.stderr.startswith("gpupool: error: ")
     assert out.read_text() == "previous"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.yaml", "r.html"]  # no temporary file left
-    r = run_cli("report", str(EXAMPLES / "workloads" / "training.yaml"), "-o", str(tmp_path / "x.html"))
+    r = run_cli("report", str(EXAMPLES / "workloads" / "training.yaml"), "--out", str(tmp_path / "x.html"))
     assert r.exit_code == 2 and "no pool spec" in r.stderr
     assert not (tmp_path / "x.html").exists()
-    r = run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "-o", str(tmp_path / "no" / "x.html"))
+    r = run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "--out", str(tmp_path / "no" / "x.html"))
     assert r.exit_code == 2 and "no such directory" in r.stderr
 
 
 def test_fail_on_and_clean_exit(tmp_path):
     out = tmp_path / "r.html"
-    assert run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "-o", str(out)).exit_code == 0
-    assert run_cli("report", str(EXAMPLES / "mistakes.yaml"), "-o", str(out)).exit_code == 1
+    assert run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "--out", str(out)).exit_code == 0
+    assert run_cli("report", str(EXAMPLES / "mistakes.yaml"), "--out", str(out)).exit_code == 1
     # spec errors are never a pass: --fail-on none still exits 1 (the page is written: it shows why)
-    none = run_cli("report", str(EXAMPLES / "mistakes.yaml"), "-o", str(out), "--fail-on", "none")
-    assert none.exit_code == 1 and "error(s) in the pool specs" in none.stderr
+    none = run_cli("report", str(EXAMPLES / "mistakes.yaml"), "--out", str(out), "--fail-on", "none")
+    assert none.exit_code == 1 and "6 errors in the pool specs" in none.stderr
     assert out.read_text().rstrip().endswith("</html>")
-    warn = run_cli("report", str(EXAMPLES / "t4-time-sliced-spot.yaml"), "-o", str(out), "--fail-on", "none")
+    warn = run_cli("report", str(EXAMPLES / "t4-time-sliced-spot.yaml"), "--out", str(out), "--fail-on", "none")
     assert warn.exit_code == 0  # warnings only: --fail-on none lets them pass
 
 
@@ -343,7 +343,7 @@ def test_fifty_pools_fit_in_two_megabytes(tmp_path):
         sys.path.pop(0)
     (tmp_path / "in.yaml").write_text(report_render.manifests(pools=50, workloads=500))
     out = tmp_path / "r.html"
-    r = run_cli("report", str(tmp_path / "in.yaml"), "-o", str(out), "--fail-on", "none")
+    r = run_cli("report", str(tmp_path / "in.yaml"), "--out", str(out), "--fail-on", "none")
     assert r.exit_code == 0, r.stderr
     root, errors = parse(out.read_text())
     assert errors == []
@@ -388,7 +388,7 @@ def test_readme_mentions_report():
 def test_snapshot_adds_doctor_findings_and_cluster_pending(tmp_path):
     snap = REPO / "tests" / "doctor" / "snapshots" / "pending-untolerated-taint"
     out = tmp_path / "r.html"
-    r = run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "--snapshot", str(snap), "-o", str(out))
+    r = run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "--snapshot", str(snap), "--out", str(out))
     assert r.exit_code == 1, r.stderr  # doctor's GP610 is an error
     root, errors = parse(out.read_text())
     assert errors == []
@@ -405,7 +405,7 @@ def test_snapshot_adds_doctor_findings_and_cluster_pending(tmp_path):
     assert "doctor (GP6xx)" in root.find("section", id="findings").find("p", "lead").text
     # the specs are the design doctor compares the nodes with (GP680)
     other = tmp_path / "o.html"
-    run_cli("report", str(EXAMPLES / "t4-time-sliced-spot.yaml"), "--snapshot", str(snap), "-o", str(other))
+    run_cli("report", str(EXAMPLES / "t4-time-sliced-spot.yaml"), "--snapshot", str(snap), "--out", str(other))
     spot = str(EXAMPLES / "t4-time-sliced-spot.yaml")
     drift = json.loads(run_cli("doctor", "--snapshot", str(snap), "--pool", spot, "-o", "json").stdout)
     gp680 = [f for f in drift["findings"] if f["rule"] == "GP680"]
@@ -413,7 +413,7 @@ def test_snapshot_adds_doctor_findings_and_cluster_pending(tmp_path):
     root2, _ = parse(other.read_text())
     assert [li for li in root2.find_all("li", "finding") if li.attrs["data-rule"] == "GP680"]
     bad = run_cli("report", str(EXAMPLES / "t4-driver-only.yaml"), "--snapshot", str(tmp_path / "nope"),
-                  "-o", str(tmp_path / "x.html"))
+                  "--out", str(tmp_path / "x.html"))
     assert bad.exit_code == 2 and not (tmp_path / "x.html").exists()
 
 
@@ -475,7 +475,7 @@ def test_hostile_spec_is_refused_before_any_page(tmp_path, field):
     spec = tmp_path / "pool.yaml"
     spec.write_text("apiVersion: gpupool/v1\nkind: GpuNodePool\n" + field + "\n")
     out = tmp_path / "r.html"
-    r = run_cli("report", str(spec), "-o", str(out))
+    r = run_cli("report", str(spec), "--out", str(out))
     assert r.exit_code == 2 and r.stderr.startswith("gpupool: error: ") and r.stderr.count("\n") == 1
     assert not out.exists()
 
@@ -503,7 +503,7 @@ def test_same_inputs_same_page(tmp_path, monkeypatch):
     pages = []
     for n in range(2):
         out = tmp_path / f"r{n}.html"
-        run_cli("report", *_args(), "-o", str(out), "--fail-on", "none")
+        run_cli("report", *_args(), "--out", str(out), "--fail-on", "none")
         pages.append(out.read_bytes())
     assert pages[0] == pages[1]
     assert b"generated 2025-12-03 00:00 UTC" in pages[0]
@@ -514,7 +514,7 @@ def test_as_a_program(tmp_path):
     from support import run_program
 
     out = tmp_path / "r.html"
-    r = run_program("report", *EXAMPLE_ARGS, "-o", str(out))
+    r = run_program("report", *EXAMPLE_ARGS, "--out", str(out))
     assert r.exit_code == 1, r.stderr  # mistakes.yaml
     assert r.stdout == "" and r.stderr.startswith(f"gpupool: wrote {out} (")
     root, errors = parse(out.read_text())
@@ -561,8 +561,8 @@ def test_skus_file_lets_a_size_the_catalog_lacks_be_drawn(tmp_path):
                     "  nodeTaints: ['sku=gpu:NoSchedule']}\n")
     out = tmp_path / "r.html"
     try:
-        assert run_cli("report", str(spec), "-o", str(out)).exit_code == 2  # simulate needs the size's facts
-        r = run_cli("report", str(spec), "--skus", str(skus), "-o", str(out), "--fail-on", "none")
+        assert run_cli("report", str(spec), "--out", str(out)).exit_code == 2  # simulate needs the size's facts
+        r = run_cli("report", str(spec), "--skus", str(skus), "--out", str(out), "--fail-on", "none")
     finally:
         catalog.clear_user_sizes()
     assert r.exit_code == 0, r.stderr
@@ -597,7 +597,7 @@ def test_pending_pods_several_pools_could_take_are_said_once(tmp_path):
     (tmp_path / "pools.yaml").write_text(_pools_spec(names))
     (tmp_path / "w.yaml").write_text(_trainer(14))  # 5 nodes of 1 GPU each: 9 pods stay Pending
     out = tmp_path / "r.html"
-    r = run_cli("report", str(tmp_path / "pools.yaml"), str(tmp_path / "w.yaml"), "-o", str(out),
+    r = run_cli("report", str(tmp_path / "pools.yaml"), str(tmp_path / "w.yaml"), "--out", str(out),
                 "--fail-on", "none")
     assert r.exit_code in (0, 1) and out.is_file(), r.stderr
     root, errors = parse(out.read_text())
@@ -617,7 +617,7 @@ def test_pending_pods_several_pools_could_take_are_said_once(tmp_path):
     # one pool alone: the line beside it, in the singular when one pod is left
     (tmp_path / "one.yaml").write_text(_pools_spec(["gpua"]))
     (tmp_path / "w2.yaml").write_text(_trainer(2))
-    run_cli("report", str(tmp_path / "one.yaml"), str(tmp_path / "w2.yaml"), "-o", str(out),
+    run_cli("report", str(tmp_path / "one.yaml"), str(tmp_path / "w2.yaml"), "--out", str(out),
             "--fail-on", "none")
     root, _ = parse(out.read_text())
     assert not root.find_all("p", "pgroup")

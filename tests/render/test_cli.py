@@ -1,4 +1,4 @@
-"""`gpupool render SPEC -o DIR`: exit codes, nothing written for invalid specs, hostile input."""
+"""`gpupool render SPEC --out DIR`: exit codes, nothing written for invalid specs, hostile input."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def write_spec(tmp_path, *docs) -> str:
 
 def test_renders_the_example(cli, tmp_path):
     out = tmp_path / "out"
-    r = cli("render", T4, "-o", str(out))
+    r = cli("render", T4, "--out", str(out))
     assert r.exit_code == 0, r.stderr
     assert "wrote 8 files" in r.stdout
     for rel in ("README.md", "az/create-node-pools.sh", "arm/gpunp.json", "terraform/main.tf",
@@ -35,7 +35,7 @@ def test_renders_the_example(cli, tmp_path):
 
 def test_format_selection(cli, tmp_path):
     out = tmp_path / "out"
-    r = cli("render", T4, "-o", str(out), "--format", "az", "--format", "arm,terraform")
+    r = cli("render", T4, "--out", str(out), "--format", "az", "--format", "arm,terraform")
     assert r.exit_code == 0, r.stderr
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
         ".gpupool-render.json", "README.md", "arm/gpunp.json", "az/create-node-pools.sh", "terraform/main.tf"]
@@ -45,7 +45,7 @@ def test_format_selection(cli, tmp_path):
 
 
 def test_unknown_format_is_bad_usage(cli, tmp_path):
-    r = cli("render", T4, "-o", str(tmp_path / "out"), "--format", "helm")
+    r = cli("render", T4, "--out", str(tmp_path / "out"), "--format", "helm")
     assert r.exit_code == 2
     assert "unknown --format 'helm'" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists()
@@ -55,16 +55,16 @@ def test_non_empty_directory_needs_force(cli, tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "x").write_text("x")
-    r = cli("render", T4, "-o", str(out))
+    r = cli("render", T4, "--out", str(out))
     assert r.exit_code == 2
     assert "not empty" in r.stderr and "--force" in r.stderr
-    r = cli("render", T4, "-o", str(out), "--force")
+    r = cli("render", T4, "--out", str(out), "--force")
     assert r.exit_code == 0, r.stderr
     assert (out / "x").read_text() == "x" and (out / "README.md").is_file()
 
 
 def test_missing_spec_is_bad_input(cli, tmp_path):
-    r = cli("render", str(tmp_path / "nope.yaml"), "-o", str(tmp_path / "out"))
+    r = cli("render", str(tmp_path / "nope.yaml"), "--out", str(tmp_path / "out"))
     assert r.exit_code == 2
     assert "no such file" in r.stderr
     assert not (tmp_path / "out").exists()
@@ -74,7 +74,7 @@ def test_invalid_spec_renders_nothing_and_exits_1(cli, tmp_path):
     # MIG on a T4: no MIG on that GPU (a design error), so nothing may be rendered.
     spec = write_spec(tmp_path, pool_doc(nodeTaints=["sku=gpu:NoSchedule"], gpu={"instanceProfile": "MIG1g"}))
     out = tmp_path / "out"
-    r = cli("render", spec, "-o", str(out))
+    r = cli("render", spec, "--out", str(out))
     assert r.exit_code == 1, r.stdout + r.stderr
     assert "error" in r.stdout
     assert "nothing rendered" in r.stderr
@@ -90,7 +90,7 @@ def test_error_findings_block_rendering_whatever_the_rule(cli, tmp_path, monkeyp
     monkeypatch.setattr(render_cli, "run_checks", fake_checks)
     out = tmp_path / "out"
     out.mkdir()
-    r = cli("render", T4, "-o", str(out), "--force")
+    r = cli("render", T4, "--out", str(out), "--force")
     assert r.exit_code == 1
     assert "GP999" in r.stdout
     assert list(out.iterdir()) == []
@@ -99,7 +99,7 @@ def test_error_findings_block_rendering_whatever_the_rule(cli, tmp_path, monkeyp
 def test_warnings_do_not_block(cli, tmp_path, monkeypatch):
     monkeypatch.setattr(render_cli, "run_checks",
                         lambda pools: [Finding("GP998", Severity.WARNING, "just a warning")])
-    r = cli("render", T4, "-o", str(tmp_path / "out"))
+    r = cli("render", T4, "--out", str(tmp_path / "out"))
     assert r.exit_code == 0
     assert "GP998" in r.stderr
 
@@ -152,7 +152,7 @@ def fake_az_argv(script: str, cwd=None) -> list[str]:
 @pytest.mark.parametrize("value", HOSTILE)
 def test_hostile_values_are_rejected_or_rendered_harmlessly(cli, tmp_path, field, value):
     out = tmp_path / "out"
-    r = cli("render", write_spec(tmp_path, hostile_doc(field, value)), "-o", str(out))
+    r = cli("render", write_spec(tmp_path, hostile_doc(field, value)), "--out", str(out))
     if r.exit_code == 2:  # rejected at load: one line, nothing written
         assert len(r.stderr.strip().splitlines()) == 1
         assert not out.exists()
@@ -174,7 +174,7 @@ def test_hostile_values_are_rejected_or_rendered_harmlessly(cli, tmp_path, field
 def test_names_with_shell_or_path_characters_never_load(cli, tmp_path, value):
     """Pool and cluster names become file names and Kubernetes names: anything odd is refused outright."""
     for field in ("name", "clusterName"):
-        r = cli("render", write_spec(tmp_path, hostile_doc(field, value)), "-o", str(tmp_path / "out"))
+        r = cli("render", write_spec(tmp_path, hostile_doc(field, value)), "--out", str(tmp_path / "out"))
         assert r.exit_code == 2, (field, value)
 
 
@@ -194,7 +194,7 @@ def test_odd_values_that_load_are_rendered_harmlessly(cli, tmp_path):
     doc = pool_doc(name="odd", nodeTaints=["sku=gpu:NoSchedule"])
     doc["spec"]["resourceGroup"] = "rg(prod).ü"
     out = tmp_path / "out"
-    r = cli("render", write_spec(tmp_path, doc), "-o", str(out), "--format", "az")
+    r = cli("render", write_spec(tmp_path, doc), "--out", str(out), "--format", "az")
     assert r.exit_code == 0, r.stdout + r.stderr
     script = (out / "az/create-node-pools.sh").read_text()
     assert "--resource-group 'rg(prod).ü'" in script
@@ -205,8 +205,8 @@ def test_odd_values_that_load_are_rendered_harmlessly(cli, tmp_path):
 def test_program_exit_codes(program, tmp_path):
     """The real entry point: exit 0 with files, exit 2 for a bad option value."""
     out = tmp_path / "out"
-    r = program("render", T4, "-o", str(out), "--format", "k8s")
+    r = program("render", T4, "--out", str(out), "--format", "k8s")
     assert r.exit_code == 0, r.stderr
     assert (out / "k8s/gpunp/10-device-plugin.yaml").is_file()
-    r = program("render", T4, "-o", str(out))
+    r = program("render", T4, "--out", str(out))
     assert r.exit_code == 2 and "not empty" in r.stderr

@@ -47,7 +47,7 @@ def test_text_output_and_exit_1_when_pending(tmp_path) -> None:
     r = run_cli("simulate", write(tmp_path, CLASSIC), "--prices", FIGURES)
     assert r.exit_code == 1, r.stderr
     assert MESSAGE in r.stdout
-    assert "Pod default/cuda-vectoradd: 1 pod(s)" in r.stdout
+    assert "Pod default/cuda-vectoradd: 1 pod" in r.stdout
     assert "gpunp" in r.stdout and "nvidia.com/gpu 0 used, 1 free" in r.stdout
     assert "USD/HOUR" in r.stdout and "0.91" in r.stdout
 
@@ -91,7 +91,7 @@ def test_exit_0_when_everything_is_placed(tmp_path) -> None:
     )
     r = run_cli("simulate", write(tmp_path, text))
     assert r.exit_code == 0, r.stdout
-    assert "All 1 pod(s) placed" in r.stdout
+    assert "All 1 pod placed" in r.stdout
 
 
 def test_kubernetes_version_option(tmp_path) -> None:

@@ -75,7 +75,7 @@ def _print_text(plan, con, fail_on: FailOn = FailOn.error, shown=None) -> None: 
     con.print(summary_line(findings, len(plan.pools), files, 0, fail_on), markup=False)
     if not any(f.severity.value == "error" for f in plan.findings):
         con.print(
-            "[dim]Next: gpupool render SPEC -o out/  (az script, ARM, Terraform, Kubernetes manifests)[/]"
+            "[dim]Next: gpupool render SPEC --out out/  (az script, ARM, Terraform, Kubernetes manifests)[/]"
         )
 
 
