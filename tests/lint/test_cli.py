@@ -87,7 +87,7 @@ def test_directory_recursion_binary_and_syntax_errors(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "x.yaml").write_text("not: linted")
     r = run_cli("lint", "--no-config", str(tmp_path))
-    assert r.exit_code == 1
+    assert r.exit_code == 2  # GP200: unusable input
     assert f"{tmp_path / 'broken.yaml'}:5: error GP200 invalid YAML:" in r.stdout
     assert "info GP210 skipped: binary file" in r.stdout
     assert "Summary: 4 resources found in 4 files - Valid: 2, Invalid: 0, Errors: 1, Skipped: 1" in r.stdout
@@ -155,6 +155,6 @@ def test_alias_bomb_is_refused_quickly(tmp_path: Path) -> None:
     ok = tmp_path / "ok.yaml"
     ok.write_text(Path(FILES[1]).read_text())
     r = run_cli("lint", "--no-config", str(bomb), str(ok))
-    assert r.exit_code == 1
+    assert r.exit_code == 2  # GP200: unusable input
     assert "GP200" in r.stdout and "alias" in r.stdout
     assert "Valid: 1" in r.stdout

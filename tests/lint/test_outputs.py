@@ -31,7 +31,7 @@ def mixed(tmp_path_factory) -> list[str]:
 
 def test_json(mixed) -> None:
     r = run_cli("lint", "--no-config", "--pool", POOL, *mixed, "-o", "json")
-    assert r.exit_code == 1
+    assert r.exit_code == 2  # a file that does not parse is unusable input (reported, and exit 2)
     out = json.loads(r.stdout)
     assert out["version"] == 1 and set(out) == {"version", "findings", "objects", "summary"}
     objs = out["objects"]
@@ -48,7 +48,7 @@ def test_json(mixed) -> None:
 
 def test_sarif_is_valid_sarif_2_1_0(mixed) -> None:
     r = run_cli("lint", "--no-config", "--pool", POOL, *mixed, "-o", "sarif")
-    assert r.exit_code == 1
+    assert r.exit_code == 2  # a file that does not parse is unusable input (reported, and exit 2)
     doc = json.loads(r.stdout)
     jsonschema.validators.validator_for(SARIF_SCHEMA)(SARIF_SCHEMA).validate(doc)
     run = doc["runs"][0]
@@ -91,7 +91,7 @@ def test_sarif_schema_rejects_broken_sarif() -> None:
 
 def test_junit(mixed) -> None:
     r = run_cli("lint", "--no-config", "--pool", POOL, *mixed, "-o", "junit")
-    assert r.exit_code == 1
+    assert r.exit_code == 2  # a file that does not parse is unusable input (reported, and exit 2)
     root = ET.fromstring(r.stdout)
     assert root.tag == "testsuites"
     js = json.loads(run_cli("lint", "--no-config", "--pool", POOL, *mixed, "-o", "json").stdout)["summary"]

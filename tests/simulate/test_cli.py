@@ -173,7 +173,7 @@ def test_placements_in_json_and_text(tmp_path) -> None:
     assert p["node"].startswith("aks-gpunp-") and p["node"].endswith("-vmss000000")
     r = run_cli("simulate", path, "--show", "placements")
     assert "Placements" in r.stdout and f"{p['node']}: cuda-vectoradd" in r.stdout
-    assert "gpunp (1 pod(s) on 1 node(s))" in r.stdout
+    assert "gpunp (1 pod on 1 node)" in r.stdout
     assert "Placements" not in run_cli("simulate", path).stdout
 
 

@@ -107,7 +107,7 @@ def test_cordoned_node(tmp_path) -> None:
 
 def test_text_says_what_runs_already(tmp_path) -> None:
     r = run_cli("simulate", "--snapshot", str(MAX_SIZE), _workload(tmp_path), "--show", "placements")
-    assert "started from" in r.stdout and "5 node(s), 11 running pod(s)" in r.stdout
+    assert "started from" in r.stdout and "5 nodes, 11 running pods" in r.stdout
     assert "nvidia.com/gpu 3" in r.stdout and "memory 24.1Gi" in r.stdout
     # the cluster's own version (meta.json's server version 1.35.4) wins over the pools' orchestratorVersion
     # 1.33.3: the scheduler that words the messages runs in the control plane

@@ -103,9 +103,10 @@ def read_current(path: str, resource_group: str | None, cluster_name: str | None
 
 
 def read_desired(path: str) -> list[Any]:
-    from gpupool.spec import load_pools
+    """DESIRED: a pool spec file, ``-``, or a directory of pool specs (the one discovery of every command)."""
+    from gpupool.cli.common import load_pool_specs
 
-    return load_pools(path)
+    return load_pool_specs([path])
 
 
 def choose(

@@ -136,7 +136,7 @@ def _options() -> list[inspect.Parameter]:
 
     return [
         p("output", OutputFormat, typer.Option(
-            OutputFormat.text, "--output", "-o", metavar="FORMAT",
+            OutputFormat.text, "-o", "--output", metavar="FORMAT",
             help="text (people), json (versioned document), sarif (code scanning), junit (CI dashboards) or "
             "github (workflow annotations).",
         )),

@@ -91,7 +91,7 @@ def register(app: typer.Typer) -> None:
         from gpupool.lint.config import find_config, load_config
         from gpupool.lint.engine import LintOptions, lint_paths
         from gpupool.report import jsonout, text
-        from gpupool.spec import load_many
+        from gpupool.cli.common import load_pool_specs
 
         if not paths:
             raise InputError(None, None, "no input given", "pass files, directories, or - for standard input")
@@ -101,7 +101,7 @@ def register(app: typer.Typer) -> None:
         elif not no_config:
             found = find_config()
             cfg = load_config(found) if found else None
-        pools = load_many(pool or [])
+        pools = load_pool_specs(pool or [], tuple(exclude or ()))
         ignored = tuple(t.strip() for item in ignore or () for t in item.split(",") if t.strip())
         options = LintOptions(
             ignore=ignored,
@@ -143,7 +143,8 @@ def register(app: typer.Typer) -> None:
 
         objects = list(result.objects)
         unusable = any(f.rule in UNUSABLE for f in result.findings) or result.exit_code_for(None) == 2
-        empty = not result.summary.get("resources") and not unusable
+        binaries = sum(1 for f in result.findings if f.rule == "GP210")  # skipped, nothing linted
+        empty = (result.summary.get("resources") or 0) - binaries <= 0 and not unusable
         finish(opts, Report(result.findings, ("gpupool.lint.rules",), as_text, as_json, empty=empty,
                             empty_note="nothing to check: no Kubernetes object in the inputs",
                             objects=objects, junit_findings=result.per_object,

@@ -67,13 +67,17 @@ def register(app: typer.Typer) -> None:
     @guard
     def render(
         specs: list[str] = typer.Argument(
-            ..., metavar="SPEC...", help="Pool spec files (YAML, GpuNodePool/NodePool); - for stdin."
+            ..., metavar="SPEC...", help="Pool spec files or directories (YAML, GpuNodePool/NodePool); - for stdin."
         ),
         out: Path = typer.Option(None, "--out", "-d", metavar="DIR", help="Output directory (required)."),
         old_output: str | None = typer.Option(None, "--output", "-o", hidden=True),
         fmt: list[str] | None = typer.Option(
             None, "--format", "-f",
             help="What to render: az, arm, terraform, k8s (repeat or comma-separate; default: all).",
+        ),
+        exclude: list[str] = typer.Option(
+            [], "--exclude", metavar="GLOB", help="Skip files and directories matching GLOB (repeatable).",
+            show_default=False,
         ),
         force: bool = typer.Option(False, "--force", help="Write into a non-empty directory, replacing "
                                                            "the files of a previous render."),
@@ -88,15 +92,14 @@ def register(app: typer.Typer) -> None:
         Nothing is written when the spec has design errors, or findings at the --fail-on severity (exit 1).
         Writing is atomic.
         """
-        from gpupool.cli.common import moved_destination, use_skus
+        from gpupool.cli.common import load_pool_specs, moved_destination, use_skus
         from gpupool.render import write_all
         from gpupool.report.text import console, print_findings
-        from gpupool.spec import load_many
 
         output = moved_destination("render", out, old_output, "--out DIR (or -d DIR)")
         formats = parse_formats(fmt)
         use_skus(skus)
-        pools = load_many(specs)
+        pools = load_pool_specs(specs, exclude)
         findings = run_checks(pools)
         blocking = blocking_findings(findings, fail_on)
         if blocking:
