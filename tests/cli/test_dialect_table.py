@@ -121,7 +121,9 @@ def test_readme_table_cell(command: str, column: str, tmp_path: Path) -> None:
 
 
 def test_table_covers_every_findings_command() -> None:
-    assert set(CELLS) == {"check", "plan", "lint", "diff", "simulate", "doctor", "preflight", "render", "report"}
+    assert set(CELLS) == {
+        "check", "plan", "lint", "diff", "simulate", "doctor", "preflight", "render", "report"
+    }
 
 
 # ---- the exit-code contract, per command ---------------------------------------------------------------
@@ -179,7 +181,8 @@ def test_output_file_is_atomic_and_text_stays_on_stdout(tmp_path: Path) -> None:
     assert r.exit_code == 1 and "GP105" in r.stdout  # the text report for the log
     jsonschema.validate(json.loads(out.read_text()), SARIF_SCHEMA)
     # a destination that cannot be written: exit 2, nothing half-written
-    r = run_cli("check", f"{EX}/mistakes.yaml", "-o", "json", "--output-file", str(tmp_path / "no" / "x.json"))
+    bad = str(tmp_path / "no" / "x.json")
+    r = run_cli("check", f"{EX}/mistakes.yaml", "-o", "json", "--output-file", bad)
     assert r.exit_code == 2 and not (tmp_path / "no").exists()
     assert [p.name for p in tmp_path.iterdir()] == ["r.sarif"]
 

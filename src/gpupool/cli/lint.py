@@ -88,10 +88,10 @@ def register(app: typer.Typer) -> None:
         ),
         opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
+        from gpupool.cli.common import load_pool_specs
         from gpupool.lint.config import find_config, load_config
         from gpupool.lint.engine import LintOptions, lint_paths
         from gpupool.report import jsonout, text
-        from gpupool.cli.common import load_pool_specs
 
         if not paths:
             raise InputError(None, None, "no input given", "pass files, directories, or - for standard input")

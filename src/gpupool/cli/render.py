@@ -67,7 +67,8 @@ def register(app: typer.Typer) -> None:
     @guard
     def render(
         specs: list[str] = typer.Argument(
-            ..., metavar="SPEC...", help="Pool spec files or directories (YAML, GpuNodePool/NodePool); - for stdin."
+            ..., metavar="SPEC...",
+            help="Pool spec files or directories (YAML, GpuNodePool/NodePool); - for stdin.",
         ),
         out: Path = typer.Option(None, "--out", "-d", metavar="DIR", help="Output directory (required)."),
         old_output: str | None = typer.Option(None, "--output", "-o", hidden=True),
