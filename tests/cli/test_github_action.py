@@ -125,25 +125,41 @@ def lint_has_fail_on() -> bool:
     return "--fail-on" in r.stdout
 
 
-def test_lint_step_writes_sarif(tmp_path: Path) -> None:
-    if not lint_has_fail_on():
-        pytest.skip("gpupool lint --fail-on is not on this branch yet")
-    env = {
-        "PATHS": str(EXAMPLES / "workloads"),
-        "POOLS": str(EXAMPLES / "t4-driver-only.yaml"),
-        "FAIL_ON": "error",
-        "KUBERNETES_VERSION": "",
-        "SARIF_FILE": "gpupool.sarif",
-    }
+def test_each_command_runs_once_and_one_sarif_file_has_every_run(tmp_path: Path) -> None:
+    """check and lint each run once (text to the log, SARIF to a file); the SARIF step merges them into ONE
+    SARIF 2.1.0 file (valid against the OASIS schema) with one run per command."""
+    import jsonschema
+
+    from support import DATA
+
+    temp = tmp_path / "runner-temp"
+    temp.mkdir()
+    common = {"FAIL_ON": "error", "RUNNER_TEMP": str(temp)}
+    pools = str(EXAMPLES / "mistakes.yaml")
+    rc, outputs = run_step("gpupool check", {**common, "POOLS": pools}, tmp_path)
+    assert rc == 0 and outputs == {"exit-code": "1"}
+    env = {**common, "PATHS": str(EXAMPLES / "workloads"), "POOLS": str(EXAMPLES / "t4-driver-only.yaml"),
+           "KUBERNETES_VERSION": ""}
     rc, outputs = run_step("gpupool lint", env, tmp_path)
-    assert rc == 0 and outputs == {"sarif-file": "gpupool.sarif", "exit-code": "1"}
+    assert rc == 0 and outputs == {"exit-code": "1"}
+    rc, outputs = run_step("SARIF", {**common, "SARIF_FILE": "gpupool.sarif"}, tmp_path)
+    assert rc == 0 and outputs == {"sarif-file": "gpupool.sarif"}
     sarif = json.loads((tmp_path / "gpupool.sarif").read_text())
-    assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"]
+    jsonschema.validate(sarif, json.loads((DATA / "sarif" / "sarif-schema-2.1.0.json").read_text()))
+    assert [r["automationDetails"]["id"] for r in sarif["runs"]] == ["gpupool/check/", "gpupool/lint/"]
+    rules = [{x["ruleId"] for x in r["results"]} for r in sarif["runs"]]
+    assert "GP105" in rules[0] and "GP201" in rules[1]
+    assert not list(temp.iterdir())  # the per-command files are merged and removed
     one = str(EXAMPLES / "workloads" / "gpu-test.yaml")
     _, outputs = run_step("gpupool lint", {**env, "PATHS": one}, tmp_path)
     assert outputs["exit-code"] == "0"
     _, outputs = run_step("gpupool lint", {**env, "PATHS": "no-such-dir"}, tmp_path)
     assert outputs == {"exit-code": "2"}
+    (temp / "gpupool-lint.sarif").unlink(missing_ok=True)
+    (tmp_path / "gpupool.sarif").unlink()
+    # nothing reported (bad input everywhere): no SARIF file, no output
+    assert run_step("SARIF", {**common, "SARIF_FILE": "gpupool.sarif"}, tmp_path) == (0, {})
+    assert not (tmp_path / "gpupool.sarif").exists()
 
 
 def test_result_step_fails_on_the_worst_exit_code(tmp_path: Path) -> None:
@@ -153,9 +169,9 @@ def test_result_step_fails_on_the_worst_exit_code(tmp_path: Path) -> None:
 
 
 def test_lint_step_takes_a_directory_of_pools(tmp_path: Path) -> None:
-    """pools: a directory (as the README's example has it): lint gets each gpupool/v1 file in it as --pool
-    (lint's --pool takes files; a directory was bad input, exit 2); other files and hidden folders are left.
-    The step runs with a gpupool on PATH that records its arguments."""
+    """pools: a directory (as the README's example has it) goes to lint's --pool as given: every command finds
+    the pool specs in a directory the same way (other files and hidden folders are left); the real lint
+    accepts it. The step runs with a gpupool on PATH that records its arguments."""
     import shutil
 
     pools = tmp_path / "gpu-pools"
@@ -190,7 +206,11 @@ def test_lint_step_takes_a_directory_of_pools(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     first = log.read_text().split("--\n")[0].splitlines()
     given = sorted(first[i + 1] for i, a in enumerate(first) if a == "--pool")
-    assert given == [str(pools / "gpu.yaml"), str(pools / "sub" / "a100.yml")]
+    assert given == [str(pools)]
+    from support import run_cli
+
+    r = run_cli("lint", "--no-config", "--pool", str(pools), str(EXAMPLES / "workloads" / "gpu-test.yaml"))
+    assert r.exit_code in (0, 1), r.stderr
 
 
 def test_action_installs_gpupool_from_its_own_checkout(tmp_path: Path) -> None:
