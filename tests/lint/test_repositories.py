@@ -171,7 +171,7 @@ def test_repository_with_chart_kustomize_and_manifests(tmp_path: Path) -> None:
     assert out["summary"]["charts"] == 1 and out["summary"]["invalid"] == 0
     text = run_cli("lint", "--no-config", str(root), "--exclude", "vendor/**")
     assert text.exit_code == 0 and "1 Helm chart not linted" in text.stdout and "notice" not in text.stdout
-    assert run_cli("lint", "--no-config", str(root)).exit_code == 1  # vendor/broken.yaml: GP200
+    assert run_cli("lint", "--no-config", str(root)).exit_code == 2  # vendor/broken.yaml: GP200, unusable input
 
 
 def test_exclude_from_the_config(tmp_path: Path) -> None:
@@ -257,7 +257,7 @@ def test_lone_template_is_an_info_not_a_parse_error(tmp_path: Path) -> None:
     got = [(x["rule"], x["severity"]) for x in _json(r)["findings"]]
     assert r.exit_code == 0 and got == [("GP213", "info")]
     (tmp_path / "deploy.yaml").write_text("kind: [\n")  # broken YAML without template markers: GP200
-    assert run_cli("lint", "--no-config", str(tmp_path)).exit_code == 1
+    assert run_cli("lint", "--no-config", str(tmp_path)).exit_code == 2  # GP200: unusable input
 
 
 def test_require_schemas_in_the_config(tmp_path: Path) -> None:
