@@ -25,7 +25,8 @@ DOCS = REPO / "docs" / "rules"
 # Internal references: the knowledge base's file names and words, the design notes, section signs.
 INTERNAL = re.compile(
     r"aks-gpu-facts|scheduling-and-diagnosis|validators-landscape|design[ -]notes?\b|design doc|§"
-    r"|knowledge[ -]base|our notes|\.\./shared|shared/knowledge|shared/design",
+    r"|knowledge[ -]base|our notes|\.\./shared|shared/knowledge|shared/design"
+    r"|(?<![\w/#-])[Ii]ssue \d+\b",  # our own issue tracker (a public one is owner/repo#N)
     re.I,
 )
 SPHINX = re.compile(r":(?:func|class|mod|meth|attr|data|obj|ref|doc|exc|const|py:\w+):`")

@@ -14,8 +14,8 @@ size.
 
 Source: kubernetes/autoscaler cluster-autoscaler/cloudprovider/azure/azure_scale_set.go (TemplateNodeInfo adds
 `cloudprovider.BuildKubeProxy`), cloudprovider/util.go (kube-proxy pod, cpu 100m); measured against the real
-CA 1.31.5 scale-up orchestrator with AKS's template builder (issue 11); still in the 1.37 source; as of
-2026-12-03.
+CA 1.31.5 scale-up orchestrator with AKS's template builder (recorded in tests/data/oracle/autoscaler); still
+in the 1.37 source; as of 2026-12-03.
 
 Failing example:
 
