@@ -31,6 +31,20 @@ def test_diff_text_output_for_in_place_changes(write):
     assert "warning GP401" in out
 
 
+def test_diff_values_in_the_spec_spelling(write):
+    """Issue 21: values read as in a pool spec (renameByDefault: false), not Python's (renameByDefault=False);
+    sources are public (no internal notes)."""
+    sliced = {"sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True}}}
+    before = write("before.yaml", spec(gpu=sliced))
+    after = write("after.yaml", spec(gpu={"sharing": {"timeSlicing": {"replicas": 2}}}))
+    r = run_cli("diff", str(before), str(after))
+    assert r.exit_code == 0, r.stderr
+    assert "{replicas: 4, renameByDefault: true, failRequestsGreaterThanOne: false}" in r.stdout
+    assert "renameByDefault: false" in r.stdout
+    assert "=False" not in r.stdout and "=True" not in r.stdout
+    assert "aks-gpu-facts" not in r.stdout and "§" not in r.stdout
+
+
 def test_diff_text_output_for_a_new_pool(write, tmp_path):
     desired = write("desired.yaml", spec(vm_size="Standard_NC8as_T4_v3"))
     rb = tmp_path / "runbook.sh"

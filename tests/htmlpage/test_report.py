@@ -199,12 +199,12 @@ def test_findings_grouped_with_docs_from_explain(examples_page):
         assert "open" not in doc.attrs
         explain = run_cli("explain", rid).stdout
         title, _, body = explain.partition("\n")
-        assert doc.find("summary").text.split(None, 1)[1] == title.replace("``", "")
+        assert doc.find("summary").text.split(None, 1)[1] == title.replace("`", "")
         assert doc.find("div", "doc").attrs["id"] == f"rule-{rid}"  # a link opens it (fragment in details)
-        shown = doc.find("div", "doc").text  # the same words, set as prose (``code`` as <code>)
+        shown = doc.find("div", "doc").text  # the same words, set as prose (`code` as <code>)
         def words(t: str) -> str:
             t = re.sub(r"(?m)^\s*[*-] ", " ", t)  # list bullets become <li>
-            return " ".join(t.replace("``", "").replace("::", ":").split())
+            return " ".join(t.replace("`", "").split())
         assert words(shown) == words(body), rid
 
 
@@ -492,7 +492,7 @@ def test_rule_docs_set_as_prose():
     for info in all_rules().values():  # no word lost for any rule
         body = render_doc(info).partition("\n")[2]
         def words(t: str) -> str:  # bullets aside (a list item keeps its words, not its "* ")
-            return " ".join(re.sub(r"(?<!\S)[*-] ", " ", t.replace("``", "").replace("::", ":")).split())
+            return " ".join(re.sub(r"(?<!\S)[*-] ", " ", t.replace("`", "")).split())
 
         assert words(ruledoc.plain(ruledoc.blocks(body))) == words(body), info.id
 

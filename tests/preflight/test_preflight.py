@@ -388,7 +388,7 @@ def test_preflight_rule_docs(rule) -> None:
     assert re.search(r"\b20\d\d-\d\d-\d\d\b", source), f"{rule.id}: source needs an as-of date"
     assert rule.id.startswith("GP7")
     r = run_cli("explain", rule.id)
-    assert r.exit_code == 0 and "preflight (gpupool preflight)" in r.stdout
+    assert r.exit_code == 0 and "Family: preflight (GP7xx)" in r.stdout
 
 
 def test_version_skew_with_the_control_plane(tmp_path) -> None:

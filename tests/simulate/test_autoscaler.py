@@ -362,3 +362,26 @@ def test_nd96amsr_template_memory_is_the_static_tables(k) -> None:
 
     pool = parse_pool(gpu_pool(k, 0, 2, vm="Standard_ND96amsr_A100_v4"), "p.yaml", 1)
     assert aks_template(pool).capacity["memory"] == 1800 * 2**30
+
+
+def test_gp506_fix_fits_the_pool(k) -> None:
+    """Issue 21: GP506's fix named migStrategy for a time-sliced pool. A renamed time-sliced pool gets
+    renameByDefault (in the spec's spelling), a MIG-mixed pool the MIG strategy; neither gets the other."""
+    ts = {"sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True}}}
+    sliced = k.run([
+        k.system(1),
+        gpu_pool(k, 1, 3, gpu=ts),
+        k.deployment("infer", 8, gpu=1, resource="nvidia.com/gpu.shared", tolerations=k.tolerate),
+    ])
+    (f,) = [f for f in sliced.findings if f.rule == "GP506"]
+    assert "gpu.sharing.timeSlicing.renameByDefault: false" in (f.fix or "")
+    assert "migStrategy" not in (f.fix or "") and "=False" not in (f.fix or "")
+    mig = k.run([
+        k.system(1),
+        gpu_pool(k, 1, 3, vm="Standard_ND96asr_v4", gpu=MIG_MIXED),
+        k.deployment(
+            "infer", 100, gpu=1, resource="nvidia.com/mig-1g.5gb", cpu="100m", tolerations=k.tolerate
+        ),
+    ])
+    (f,) = [f for f in mig.findings if f.rule == "GP506"]
+    assert "gpu.migStrategy: Single" in (f.fix or "") and "renameByDefault" not in (f.fix or "")

@@ -149,17 +149,9 @@ def choose(
 
 
 def _short(value: Any, limit: int = 100) -> str:
-    if value is None:
-        text = "(none)"
-    elif isinstance(value, bool):
-        text = "true" if value else "false"
-    elif isinstance(value, (list, tuple)):
-        text = ", ".join(map(str, value)) or "(none)"
-    elif isinstance(value, dict):
-        text = ", ".join(f"{k}={v}" for k, v in value.items()) or "(none)"
-    else:
-        text = str(value)
-    return _safe(text, limit)
+    from gpupool.diff.spelling import spec_text
+
+    return _safe(spec_text(value), limit)
 
 
 def print_text(result: Any, runbook_path: str | None) -> None:

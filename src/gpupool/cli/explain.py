@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
 
 import typer
 
 from gpupool.cli.common import Format, guard
 from gpupool.errors import InputError
 from gpupool.report import jsonout
-from gpupool.rules import FAMILY_PACKAGES, RuleInfo, all_rules, lookup
+from gpupool.ruledocs import family_of, render_doc
+from gpupool.rules import RuleInfo, all_rules, lookup
 
-FAMILIES = {
-    "gpupool.design.rules": "design (gpupool check)",
-    "gpupool.lint.rules": "lint (gpupool lint)",
-    "gpupool.diff.rules": "diff (gpupool diff)",
-    "gpupool.simulate.rules": "simulate (gpupool simulate)",
-    "gpupool.preflight.rules": "preflight (gpupool preflight)",
-}
+__all__ = ["family_of", "find_rule", "register", "render_doc", "rule_dict"]
 
 EXPLAIN_HELP = "\n\n".join(
     (
@@ -32,18 +28,13 @@ EXPLAIN_HELP = "\n\n".join(
 RULES_HELP = "\n\n".join(
     (
         "List every rule gpupool knows, in all families: GP1xx design (gpupool check), GP2xx/GP3xx lint, "
-        "GP4xx diff, GP5xx simulate, GP7xx preflight; with ID, severity, name and summary.",
+        "GP4xx diff, GP5xx simulate, GP6xx doctor, GP7xx preflight; with ID, severity, name and summary.",
         "The severity shown is the highest a rule reports; some rules report a lower level for cases that "
-        "rest on unverified facts. Read one rule in full with gpupool explain ID.",
+        "rest on unverified facts. Read one rule in full with gpupool explain ID. --write-docs DIR writes "
+        "every rule's documentation as Markdown (DIR/GPxxx.md and an index, DIR/README.md), as in the "
+        "repository's docs/rules.",
     )
 )
-
-
-def family_of(rule: RuleInfo) -> str:
-    for pkg in FAMILY_PACKAGES:
-        if rule.module.__name__.startswith(pkg + "."):
-            return FAMILIES.get(pkg, pkg)
-    return "other"
 
 
 def find_rule(key: str) -> RuleInfo:
@@ -74,13 +65,6 @@ def rule_dict(r: RuleInfo, with_doc: bool = False) -> dict:
     if with_doc:
         d["doc"] = r.doc
     return d
-
-
-def render_doc(r: RuleInfo) -> str:
-    title, _, body = r.doc.partition("\n")
-    title = title.strip() or f"{r.id} {r.name}: {r.summary}"
-    head = f"{title}\nSeverity: {r.severity.value}    Family: {family_of(r)}    Skip with: --ignore {r.id}"
-    return f"{head}\n\n{body.strip()}\n" if body.strip() else head + "\n"
 
 
 def render_table(rules: list[RuleInfo]) -> str:
@@ -121,7 +105,18 @@ def register(app: typer.Typer) -> None:
     @guard
     def rules(
         output: Format = typer.Option(Format.text, "-o", "--output", help="text table, or json."),
+        write_docs: Path | None = typer.Option(
+            None, "--write-docs", metavar="DIR", file_okay=False,
+            help="Write every rule's documentation as Markdown into DIR (GPxxx.md and README.md) and exit.",
+        ),
     ) -> None:
+        if write_docs is not None:
+            from gpupool.ruledocs import write_docs as write
+
+            changed, removed = write(write_docs)
+            typer.echo(f"{write_docs}: {len(changed)} written or changed, {len(removed)} removed "
+                       f"({len(all_rules())} rules)")
+            return
         listed = sorted(all_rules().values(), key=lambda r: r.id)
         if output is Format.json:
             typer.echo(jsonout.dumps({"rules": [rule_dict(r) for r in listed]}))

@@ -19,6 +19,7 @@ from gpupool import __version__
 from gpupool.design.node import advertised
 from gpupool.diff import adapters
 from gpupool.diff.engine import Change, Target
+from gpupool.diff.spelling import spec_text
 from gpupool.diff.table import pool_name_rule
 from gpupool.diff.workloads import POOL_NAME_LABELS, Follow, selector_of
 from gpupool.errors import InputError
@@ -580,10 +581,4 @@ _WORDS = {
 
 
 def _short(value: object) -> str:
-    if value is None:
-        return "(none)"
-    if isinstance(value, (list, tuple)):
-        return ",".join(map(str, value)) or "(none)"
-    if isinstance(value, dict):
-        return ",".join(f"{k}={v}" for k, v in value.items()) or "(none)"
-    return _text(value, 80)
+    return _text(spec_text(value), 80)

@@ -34,13 +34,17 @@ def _artifact(path: str) -> dict[str, Any]:
 
 
 def _rule(r: RuleInfo) -> dict[str, Any]:
+    """A rule descriptor; ``help`` carries the rule's whole documentation, as ``gpupool explain`` prints
+    it (``text``) and as Markdown (``markdown``, as docs/rules/GPxxx.md shows it; code scanning shows it)."""
+    from gpupool.ruledocs import help_markdown, render_doc
+
     first = r.doc.split("\n\n", 1)[0].strip() if r.doc else r.summary
     return {
         "id": r.id,
         "name": r.name,
         "shortDescription": {"text": r.summary},
         "fullDescription": {"text": first or r.summary},
-        "help": {"text": r.doc or r.summary},
+        "help": {"text": render_doc(r), "markdown": help_markdown(r)},
         "defaultConfiguration": {"level": _LEVEL[r.severity]},
     }
 

@@ -1,35 +1,35 @@
 """GP101 unknown-vm-size: the VM size is not in gpupool's catalog.
 
-What it checks: ``spec.vmSize`` of a GpuNodePool (or an N-series size in a NodePool) that gpupool's
+What it checks: `spec.vmSize` of a GpuNodePool (or an N-series size in a NodePool) that gpupool's
 catalog does not know. The finding lists the closest catalog sizes ("did you mean ...?").
 
-Why: an unknown size is most often a typo (``Standard_NC4as_T4`` for ``Standard_NC4as_T4_v3``), which
+Why: an unknown size is most often a typo (`Standard_NC4as_T4` for `Standard_NC4as_T4_v3`), which
 AKS rejects when the pool is created. When the size is real but newer than the catalog, gpupool cannot
 say how many GPUs it has, which driver AKS installs, or whether AKS supports it at all: AKS publishes
 no list of supported GPU sizes, and sizes outside its internal list get no GPU software.
 
 Fix: correct the name, or confirm the size exists in your region with
-``az vm list-skus --location <region> --size <name> -o table`` (and, with aks-preview,
-``az aks list-vm-skus --location <region>``), then say so: pass that list-skus output with ``--skus FILE``,
-or declare the size in ``.gpupool.yaml`` (``sizes: [{name, vcpus, memoryGiB, gpus}]``), so check, plan,
+`az vm list-skus --location <region> --size <name> -o table` (and, with aks-preview,
+`az aks list-vm-skus --location <region>`), then say so: pass that list-skus output with `--skus FILE`,
+or declare the size in `.gpupool.yaml` (`sizes: [{name, vcpus, memoryGiB, gpus}]`), so check, plan,
 render and simulate use its vCPUs, memory and GPUs (GP141 warns about what stays unknown). On a
 GpuNodePool only GPU sizes are suggested.
 
 Severity: an error. A size nobody can vouch for is most likely a typo, and a GPU pool on it renders
 without its GPU manifests; the catalog lags Azure, so a real newer size is one declaration away.
-General-purpose sizes (not ``Standard_N*``) in a plain NodePool are not tracked and pass.
+General-purpose sizes (not `Standard_N*`) in a plain NodePool are not tracked and pass.
 
 Source: gpupool catalog (catalog/data/vm_sizes.yaml, as of 2026-08-21); MicrosoftDocs/azure-aks-docs
 articles/aks/use-nvidia-gpu.md and aks-list-skus.md (no published list of supported GPU sizes,
 as of 2026-08-21).
 
-Failing example::
+Failing example:
 
     kind: GpuNodePool
     spec:
       vmSize: Standard_NC4as_T4      # missing the _v3 suffix
 
-Passing example::
+Passing example:
 
     kind: GpuNodePool
     spec:

@@ -1,25 +1,25 @@
 """GP102 not-a-gpu-size: a GpuNodePool uses a VM size without a GPU.
 
-What it checks: kind ``GpuNodePool`` with a ``spec.vmSize`` the catalog knows as general purpose
-(no GPU), e.g. ``Standard_D4s_v5``.
+What it checks: kind `GpuNodePool` with a `spec.vmSize` the catalog knows as general purpose
+(no GPU), e.g. `Standard_D4s_v5`.
 
-Why: AKS installs GPU software only on GPU VM sizes. The nodes never advertise ``nvidia.com/gpu``, so
+Why: AKS installs GPU software only on GPU VM sizes. The nodes never advertise `nvidia.com/gpu`, so
 every pod that requests a GPU stays Pending, while the pool still costs money.
 
-Fix: pick a GPU size (AKS recommends at least ``Standard_NC4as_T4_v3``), or change ``kind`` to
-``NodePool`` if the pool is not meant for GPUs.
+Fix: pick a GPU size (AKS recommends at least `Standard_NC4as_T4_v3`), or change `kind` to
+`NodePool` if the pool is not meant for GPUs.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/use-nvidia-gpu.md (recommended minimum
 Standard_NC4as_T4_v3 since 2026-07-02; as of 2026-08-21); MicrosoftDocs/azure-compute-docs
 sizes/general-purpose/* (as of 2026-08-21).
 
-Failing example::
+Failing example:
 
     kind: GpuNodePool
     spec:
       vmSize: Standard_D4s_v5
 
-Passing example::
+Passing example:
 
     kind: GpuNodePool
     spec:

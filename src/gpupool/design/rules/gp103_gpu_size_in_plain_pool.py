@@ -1,25 +1,25 @@
 """GP103 gpu-size-in-plain-pool: a NodePool (not a GpuNodePool) uses a GPU VM size.
 
-What it checks: kind ``NodePool`` whose ``spec.vmSize`` has GPUs.
+What it checks: kind `NodePool` whose `spec.vmSize` has GPUs.
 
 Why: GPU sizes cost several times a general-purpose size. In a plain NodePool gpupool plans no GPU
 settings: no taint keeps ordinary pods off the expensive nodes, no device plugin is rendered, so the
 GPUs are paid for but not advertised to Kubernetes. The AKS managed GPU docs also state that a GPU size
 in a general-purpose pool is not supported for the managed GPU experience.
 
-Fix: change ``kind`` to ``GpuNodePool`` (and add a taint such as ``sku=gpu:NoSchedule``), or use a
-general-purpose size such as ``Standard_D4s_v5``.
+Fix: change `kind` to `GpuNodePool` (and add a taint such as `sku=gpu:NoSchedule`), or use a
+general-purpose size such as `Standard_D4s_v5`.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/use-nvidia-gpu.md, aks-managed-gpu-nodes.md
 ("No GPU size in a general-purpose pool"), as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     kind: NodePool
     spec:
       vmSize: Standard_NC24ads_A100_v4
 
-Passing example::
+Passing example:
 
     kind: GpuNodePool
     spec:

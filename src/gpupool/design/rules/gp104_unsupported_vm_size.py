@@ -1,24 +1,24 @@
 """GP104 unsupported-vm-size: AKS does not support this GPU VM size (NVv4).
 
-What it checks: a ``spec.vmSize`` whose family the catalog marks ``unsupported``: the NVv4 series
-(AMD Radeon Instinct MI25, partial GPUs: ``Standard_NV4as_v4`` ... ``Standard_NV32as_v4``).
+What it checks: a `spec.vmSize` whose family the catalog marks `unsupported`: the NVv4 series
+(AMD Radeon Instinct MI25, partial GPUs: `Standard_NV4as_v4` ... `Standard_NV32as_v4`).
 
 Why: the AKS GPU docs say the NVv4 series is not supported. AKS installs no GPU software for it and
-the pool gets no support. (The AMD MI300X size ``Standard_ND96isr_MI300X_v5`` is a different,
+the pool gets no support. (The AMD MI300X size `Standard_ND96isr_MI300X_v5` is a different,
 supported path: see GP108.)
 
-Fix: use an NVIDIA size (AKS recommends at least ``Standard_NC4as_T4_v3``) or, for AMD,
-``Standard_ND96isr_MI300X_v5``.
+Fix: use an NVIDIA size (AKS recommends at least `Standard_NC4as_T4_v3`) or, for AMD,
+`Standard_ND96isr_MI300X_v5`.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/use-nvidia-gpu.md ("NVv4 series ... not
 supported"), commit fb060abe6a8f, as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       vmSize: Standard_NV32as_v4
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_NC4as_T4_v3

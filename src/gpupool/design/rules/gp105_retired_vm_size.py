@@ -1,18 +1,18 @@
 """GP105 retired-vm-size: the VM size is retired, or retires within 90 days (dated data, judged on today).
 
-What it checks: a ``spec.vmSize`` whose family (or row) the catalog gives a retirement date, judged on
-today's date (``GPUPOOL_TODAY`` pins it): on or after the date an error; within 90 days before it a
+What it checks: a `spec.vmSize` whose family (or row) the catalog gives a retirement date, judged on
+today's date (`GPUPOOL_TODAY` pins it): on or after the date an error; within 90 days before it a
 warning naming the date. Retired as of 2026-12-03: NCv3 (V100, 2025-09-30), NVv3 (M60, 2026-09-30),
-NVv4 (MI25, 2026-09-30), and the RTX PRO 6000 BSE v6 *preview* sizes (``Standard_NC128ds_xl_...``,
-``NC256(l)ds``, ``NC320(l)ds``; no longer deployed since the GA sizes came on 2026-06-03).
+NVv4 (MI25, 2026-09-30), and the RTX PRO 6000 BSE v6 *preview* sizes (`Standard_NC128ds_xl_...`,
+`NC256(l)ds`, `NC320(l)ds`; no longer deployed since the GA sizes came on 2026-06-03).
 
 Why: Azure creates no VMs of a retired size (existing ones are deallocated), so the pool cannot be created
-or scaled. Older AKS docs (and ``use-windows-gpu.md``) still show ``Standard_NC6s_v3`` as the minimum,
+or scaled. Older AKS docs (and `use-windows-gpu.md`) still show `Standard_NC6s_v3` as the minimum,
 which is why it is still copied into new designs. A size retiring soon is worth moving off before the
 date.
 
-Fix: use ``Standard_NC4as_T4_v3`` (AKS's recommended minimum since 2026-07-02) or a newer family such
-as ``Standard_NC24ads_A100_v4``; for RTX PRO 6000 the GA names (``Standard_NC144lds_xl_RTXPRO6000BSE_v6``).
+Fix: use `Standard_NC4as_T4_v3` (AKS's recommended minimum since 2026-07-02) or a newer family such
+as `Standard_NC24ads_A100_v4`; for RTX PRO 6000 the GA names (`Standard_NC144lds_xl_RTXPRO6000BSE_v6`).
 
 Source: MicrosoftDocs/azure-compute-docs articles/virtual-machines/sizes/gpu-accelerated/ncv3-series.md
 (retired 2025-09-30), nvv4-retirement.md @1a043fb3 (NVv4 and NVv3, 2026-09-30); Azure/AgentBaker
@@ -20,12 +20,12 @@ pkg/agent/datamodel/gpu_components.go @06836ee2301e ("Azure no longer deploys th
 Azure/AKS CHANGELOG @8d1c8909 (RTX PRO 6000 GA 2026-06-03); each date is in catalog vm_sizes.yaml with
 its source; as of 2026-12-03.
 
-Failing example::
+Failing example:
 
     spec:
       vmSize: Standard_NC6s_v3
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_NC4as_T4_v3

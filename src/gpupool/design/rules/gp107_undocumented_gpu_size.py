@@ -1,26 +1,26 @@
 """GP107 undocumented-gpu-size: the GPU size exists in Azure but AKS does not document it.
 
-What it checks: a ``spec.vmSize`` whose family the catalog marks ``undocumented``: ND GB200 v6 and
+What it checks: a `spec.vmSize` whose family the catalog marks `undocumented`: ND GB200 v6 and
 ND GB300 v6 (ARM64 Grace hosts) and NCCads H100 v5 (confidential VMs).
 
 Why: the sizes are in the Azure compute docs but not in the AKS GPU docs, so whether AKS installs a
 driver and device plugin for them, and supports them at all, is unverified. Azure Container Linux does
 not support ARM64 GPU pools. This is a warning: the facts are [UNVERIFIED], not known failures.
 
-Fix: confirm with ``az aks list-vm-skus --location <region>`` (aks-preview) before relying on the
-size; if AKS installs no driver for it, create the pool with ``gpu.driver: None`` and install the NVIDIA
+Fix: confirm with `az aks list-vm-skus --location <region>` (aks-preview) before relying on the
+size; if AKS installs no driver for it, create the pool with `gpu.driver: None` and install the NVIDIA
 GPU Operator.
 
 Source: MicrosoftDocs/azure-compute-docs nd-gb200-v6-series-specs.md, nd-gb300-v6-series-specs.md,
-nccadsh100v5-series.md; aks-gpu-facts §3.1 ("Not in AKS docs ... AKS support [UNVERIFIED]"), as of
-2026-08-21.
+nccadsh100v5-series.md; MicrosoftDocs/azure-aks-docs articles/aks/use-nvidia-gpu.md (these sizes are not
+among the AKS supported GPU sizes: AKS support unverified), as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       vmSize: Standard_ND128isr_NDR_GB200_v6
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_ND96isr_H100_v5

@@ -1,30 +1,30 @@
 """GP108 amd-gpu-path: the AMD MI300X size needs gpu.driver None, Ubuntu and no managed GPU.
 
-What it checks: a GpuNodePool on ``Standard_ND96isr_MI300X_v5`` (AMD Instinct MI300X), the one AMD
+What it checks: a GpuNodePool on `Standard_ND96isr_MI300X_v5` (AMD Instinct MI300X), the one AMD
 size AKS supports. Errors:
 
 * an OS SKU other than Ubuntu: the AMD path is Ubuntu only (not AzureLinux, Windows,
   AzureLinuxOSGuard or Flatcar);
-* ``gpu.managed: true``: the managed GPU experience is for NVIDIA sizes only.
+* `gpu.managed: true`: the managed GPU experience is for NVIDIA sizes only.
 
 Warnings:
 
-* ``gpu.driver`` not ``None`` (the default is ``Install``): AKS enforces ``--gpu-driver none`` for AMD
+* `gpu.driver` not `None` (the default is `Install`): AKS enforces `--gpu-driver none` for AMD
   GPUs, so the spec says something AKS will not do; the GPU stack comes from the AMD GPU Operator you
-  install, which advertises ``amd.com/gpu``. (Whether AKS rejects ``Install`` or overrides it is not
+  install, which advertises `amd.com/gpu`. (Whether AKS rejects `Install` or overrides it is not
   documented, hence a warning.)
-* ``gpu.sharing.timeSlicing``: it configures the NVIDIA device plugin and does nothing for AMD GPUs.
+* `gpu.sharing.timeSlicing`: it configures the NVIDIA device plugin and does nothing for AMD GPUs.
 
 Why: an unsupported OS or managed mode leaves the node without a working GPU stack; the rest makes the
 spec disagree with what the nodes get.
 
-Fix: ``gpu: {driver: None}``, ``osSku: Ubuntu``, no ``managed``; then install the AMD GPU Operator.
-RDMA ("r") sizes also need the ``AKSInfinibandSupport`` feature.
+Fix: `gpu: {driver: None}`, `osSku: Ubuntu`, no `managed`; then install the AMD GPU Operator.
+RDMA ("r") sizes also need the `AKSInfinibandSupport` feature.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/use-amd-gpus.md; aks-managed-gpu-nodes.md ("NVIDIA
 GPU-enabled virtual machine (VM) sizes only"), commit fb060abe6a8f, as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     kind: GpuNodePool
     spec:
@@ -32,7 +32,7 @@ Failing example::
       osSku: AzureLinux
       gpu: {driver: Install}
 
-Passing example::
+Passing example:
 
     kind: GpuNodePool
     spec:

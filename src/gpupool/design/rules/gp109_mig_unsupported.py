@@ -1,36 +1,36 @@
 """GP109 mig-unsupported: a MIG instanceProfile on a GPU or size that AKS cannot partition.
 
-What it checks: ``gpu.instanceProfile`` (MIG1g ... MIG7g) on a GPU VM size where AKS has no MIG:
+What it checks: `gpu.instanceProfile` (MIG1g ... MIG7g) on a GPU VM size where AKS has no MIG:
 
 * GPUs without MIG hardware at all (T4, V100, A10 - also the undocumented NC A10 v4 sizes -, older
   GPUs) and AMD GPUs: error, the hardware lacks the feature (NVIDIA MIG user guide, "Supported GPUs");
 * GPUs with MIG hardware but no MIG on AKS's documented sizes: error;
-* partial-GPU (vGPU) sizes such as ``Standard_NV6ads_A10_v5`` (1/6 of a GPU): error;
+* partial-GPU (vGPU) sizes such as `Standard_NV6ads_A10_v5` (1/6 of a GPU): error;
 * sizes AKS does not document whose GPU has MIG (GB200/GB300, NCCads H100 v5) and sizes known only from
   list-skus or a declaration: warning, since AKS MIG support there is [UNVERIFIED];
-* a Linux OS SKU for which AKS documents no MIG (the legacy ``CBLMariner``/``Mariner`` names): warning.
+* a Linux OS SKU for which AKS documents no MIG (the legacy `CBLMariner`/`Mariner` names): warning.
 
 Windows pools are covered by GP119.
 
 Why: "Multi-instance GPU is currently supported on NVIDIA A100, H100, and H200 series GPU VM sizes on
-AKS." On other GPUs ``nvidia-smi mig`` fails during node provisioning, and the profile is immutable, so
+AKS." On other GPUs `nvidia-smi mig` fails during node provisioning, and the profile is immutable, so
 the pool has to be recreated.
 
-Fix: remove ``gpu.instanceProfile`` (share the GPU with time-slicing instead), or use an A100, H100 or
-H200 size such as ``Standard_NC24ads_A100_v4``.
+Fix: remove `gpu.instanceProfile` (share the GPU with time-slicing instead), or use an A100, H100 or
+H200 size such as `Standard_NC24ads_A100_v4`.
 
 Source: NVIDIA Multi-Instance GPU User Guide, "Supported GPUs" (A30, A100, H100, H200, Blackwell; read
 by the audit of 2026-12-03); MicrosoftDocs/azure-aks-docs articles/aks/gpu-multi-instance.md (2026-05-22,
 commit fb060abe6a8f); Azure/AgentBaker parts/linux/cloud-init/artifacts/mig-partition.sh (06836ee2301e); as of
 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       vmSize: Standard_NC4as_T4_v3
       gpu: {instanceProfile: MIG1g}
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_NC24ads_A100_v4

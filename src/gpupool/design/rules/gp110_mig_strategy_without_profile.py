@@ -1,26 +1,26 @@
 """GP110 mig-strategy-without-profile: migStrategy Single or Mixed without a MIG instanceProfile.
 
-What it checks: ``gpu.migStrategy: Single`` or ``Mixed`` while ``gpu.instanceProfile`` is not set.
+What it checks: `gpu.migStrategy: Single` or `Mixed` while `gpu.instanceProfile` is not set.
 
-Why: the MIG strategy only says how MIG instances are advertised (``nvidia.com/gpu`` per instance, or
-``nvidia.com/mig-<profile>``). Without a profile AKS does not partition the GPUs, so the setting does
-nothing and workloads written for MIG resource names (``nvidia.com/mig-1g.10gb``) never schedule. It
+Why: the MIG strategy only says how MIG instances are advertised (`nvidia.com/gpu` per instance, or
+`nvidia.com/mig-<profile>`). Without a profile AKS does not partition the GPUs, so the setting does
+nothing and workloads written for MIG resource names (`nvidia.com/mig-1g.10gb`) never schedule. It
 usually means the profile was forgotten; the profile cannot be added after creation.
 
-Fix: add ``gpu.instanceProfile`` (MIG1g, MIG2g, MIG3g, MIG4g or MIG7g) on an A100/H100/H200 size, or
-remove ``gpu.migStrategy``.
+Fix: add `gpu.instanceProfile` (MIG1g, MIG2g, MIG3g, MIG4g or MIG7g) on an A100/H100/H200 size, or
+remove `gpu.migStrategy`.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/gpu-multi-instance.md, aks-managed-gpu-nodes.md
-(``--gpu-mig-strategy`` with ``--gpu-instance-profile``); NVIDIA/k8s-device-plugin README "MIG
+(`--gpu-mig-strategy` with `--gpu-instance-profile`); NVIDIA/k8s-device-plugin README "MIG
 strategies"; as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       vmSize: Standard_NC24ads_A100_v4
       gpu: {migStrategy: Mixed}
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_NC24ads_A100_v4

@@ -1,27 +1,27 @@
 """GP111 mig-strategy-none: MIG instanceProfile with migStrategy None.
 
-What it checks: ``gpu.instanceProfile`` set together with ``gpu.migStrategy: None`` on a MIG-capable
+What it checks: `gpu.instanceProfile` set together with `gpu.migStrategy: None` on a MIG-capable
 size.
 
-Why: AKS partitions every GPU into MIG instances, but with strategy ``none`` the NVIDIA device plugin
-advertises whole GPUs (``nvidia.com/gpu`` = number of physical GPUs) and no MIG devices: pods get a GPU
+Why: AKS partitions every GPU into MIG instances, but with strategy `none` the NVIDIA device plugin
+advertises whole GPUs (`nvidia.com/gpu` = number of physical GPUs) and no MIG devices: pods get a GPU
 in MIG mode without the instance they need, and the partitioning is wasted. On managed GPU pools AKS's
-plugin treats ``None`` like ``Single`` ([INFERRED] from Azure/AgentBaker ``startNvidiaManagedExpServices``),
+plugin treats `None` like `Single` ([INFERRED] from Azure/AgentBaker `startNvidiaManagedExpServices`),
 which is still not what the spec says.
 
-Fix: set ``gpu.migStrategy: Single`` (each instance is ``nvidia.com/gpu: 1``; existing manifests keep
-working) or ``Mixed`` (``nvidia.com/mig-<profile>`` names), or remove the profile.
+Fix: set `gpu.migStrategy: Single` (each instance is `nvidia.com/gpu: 1`; existing manifests keep
+working) or `Mixed` (`nvidia.com/mig-<profile>` names), or remove the profile.
 
 Source: NVIDIA/k8s-device-plugin README "MIG strategies"; MicrosoftDocs/azure-aks-docs
 articles/aks/gpu-multi-instance.md; Azure/AgentBaker cse_config.sh (06836ee2301e); as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       vmSize: Standard_NC24ads_A100_v4
       gpu: {instanceProfile: MIG1g, migStrategy: None}
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_NC24ads_A100_v4

@@ -1,24 +1,24 @@
 """GP112 time-slicing-with-mig: time-slicing on a MIG pool whose strategy is Single or None.
 
-What it checks: ``gpu.sharing.timeSlicing`` together with ``gpu.instanceProfile`` when the effective MIG
-strategy is ``Single`` (the default with a profile) or ``None``, on a self-managed pool (managed pools:
+What it checks: `gpu.sharing.timeSlicing` together with `gpu.instanceProfile` when the effective MIG
+strategy is `Single` (the default with a profile) or `None`, on a self-managed pool (managed pools:
 GP116).
 
-Why: NVIDIA's device plugin time-slices ``nvidia.com/gpu`` and MIG-mixed resource types. With
-``Single`` every MIG instance is already one ``nvidia.com/gpu``; slicing it again advertises
+Why: NVIDIA's device plugin time-slices `nvidia.com/gpu` and MIG-mixed resource types. With
+`Single` every MIG instance is already one `nvidia.com/gpu`; slicing it again advertises
 GPUs x instances x replicas devices (e.g. 8 x 7 x 4 = 224 on ND96asr_v4), each a time share of a
-small instance, and the cluster autoscaler's zero-node template knows none of it. With ``None`` whole
+small instance, and the cluster autoscaler's zero-node template knows none of it. With `None` whole
 GPUs in MIG mode are sliced, which gives pods nothing usable. Both are usually a design mistake; this is
 a warning because the plugin accepts the configuration ([INFERRED] consequences).
 
-Fix: choose one way to share: MIG alone (``migStrategy: Single``) or time-slicing alone; to slice MIG
-instances on purpose, use ``migStrategy: Mixed`` so the sliced resource is named
-(``nvidia.com/mig-1g.10gb``).
+Fix: choose one way to share: MIG alone (`migStrategy: Single`) or time-slicing alone; to slice MIG
+instances on purpose, use `migStrategy: Mixed` so the sliced resource is named
+(`nvidia.com/mig-1g.10gb`).
 
-Source: NVIDIA/k8s-device-plugin README "Shared Access to GPUs" and "MIG strategies";
-scheduling-and-diagnosis §6 (as of 2026-08-21).
+Source: NVIDIA/k8s-device-plugin README "Shared Access to GPUs" and "MIG strategies",
+`api/config/v1/replicas.go` (as of 2026-08-21).
 
-Failing example::
+Failing example:
 
     spec:
       vmSize: Standard_NC24ads_A100_v4
@@ -26,7 +26,7 @@ Failing example::
         instanceProfile: MIG1g
         sharing: {timeSlicing: {replicas: 4}}
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_NC24ads_A100_v4

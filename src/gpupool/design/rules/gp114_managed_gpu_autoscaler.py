@@ -1,25 +1,25 @@
 """GP114 managed-gpu-autoscaler: the cluster autoscaler on a managed GPU pool.
 
-What it checks: ``gpu.managed: true`` together with ``spec.autoscaler``.
+What it checks: `gpu.managed: true` together with `spec.autoscaler`.
 
 Why: while the managed GPU experience is in preview, the cluster autoscaler is not supported on any
-managed GPU node pool (not only on custom-created ones, as the original design notes said). The pool
+managed GPU node pool (not only on custom-created ones). The pool
 would not scale; scale-from-zero savings are not possible with it.
 
-Fix: remove ``autoscaler`` and scale manually (``az aks nodepool scale``), or drop ``gpu.managed`` and
+Fix: remove `autoscaler` and scale manually (`az aks nodepool scale`), or drop `gpu.managed` and
 deploy the device plugin yourself (the default "driver only" mode works with the autoscaler), or use
 node auto-provisioning (NAP), which can create managed GPU nodes.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/aks-managed-gpu-nodes.md (Limitations), commit
 fb060abe6a8f, as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       autoscaler: {minCount: 0, maxCount: 3}
       gpu: {managed: true}
 
-Passing example::
+Passing example:
 
     spec:
       nodeCount: 1

@@ -1,24 +1,24 @@
 """GP115 managed-gpu-driver-none: gpu.driver None on a managed GPU pool is ignored.
 
-What it checks: ``gpu.managed: true`` together with ``gpu.driver: None``.
+What it checks: `gpu.managed: true` together with `gpu.driver: None`.
 
-Why: the managed GPU experience needs the driver AKS installs; with ``--enable-managed-gpu=true`` the
-``--gpu-driver None`` setting is ignored. The spec says two contradicting things: if you meant to bring
-your own driver (GPU Operator), a managed pool is the wrong choice; if you meant managed, ``None`` is
+Why: the managed GPU experience needs the driver AKS installs; with `--enable-managed-gpu=true` the
+`--gpu-driver None` setting is ignored. The spec says two contradicting things: if you meant to bring
+your own driver (GPU Operator), a managed pool is the wrong choice; if you meant managed, `None` is
 noise that misleads readers.
 
-Fix: remove ``gpu.driver`` (managed), or remove ``gpu.managed`` (bring your own stack with the NVIDIA GPU
+Fix: remove `gpu.driver` (managed), or remove `gpu.managed` (bring your own stack with the NVIDIA GPU
 Operator).
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/aks-managed-gpu-nodes.md ("Override": driver None is
 ignored with --enable-managed-gpu=true), commit fb060abe6a8f, as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       gpu: {managed: true, driver: None}
 
-Passing example::
+Passing example:
 
     spec:
       gpu: {managed: true}

@@ -1,27 +1,27 @@
 """GP116 managed-gpu-time-slicing: time-slicing on a managed GPU pool has no effect.
 
-What it checks: ``gpu.managed: true`` together with ``gpu.sharing.timeSlicing``.
+What it checks: `gpu.managed: true` together with `gpu.sharing.timeSlicing`.
 
 Why: on managed pools AKS runs the NVIDIA device plugin as a host systemd service that it configures
-itself; it takes no sharing ConfigMap, so each GPU stays one ``nvidia.com/gpu`` and workloads sized for
-``GPUs x replicas`` stay Pending. AKS lists time-slicing as "user-managed" (via the GPU Operator). A
+itself; it takes no sharing ConfigMap, so each GPU stays one `nvidia.com/gpu` and workloads sized for
+`GPUs x replicas` stay Pending. AKS lists time-slicing as "user-managed" (via the GPU Operator). A
 warning: that the managed plugin ignores sharing is [INFERRED] from AKS's node provisioning code.
 
-Fix: remove ``gpu.sharing`` (or ``gpu.managed``: driver-only mode with your own device plugin, or the
+Fix: remove `gpu.sharing` (or `gpu.managed`: driver-only mode with your own device plugin, or the
 GPU Operator, supports time-slicing).
 
-Source: Azure/AgentBaker parts/linux/cloud-init/artifacts/cse_config.sh ``startNvidiaManagedExpServices``
+Source: Azure/AgentBaker parts/linux/cloud-init/artifacts/cse_config.sh `startNvidiaManagedExpServices`
 (06836ee2301e); MicrosoftDocs/azure-aks-docs articles/aks/concepts-gpu-partitioning.md
 ("User-managed, AKS allowed"); as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       gpu:
         managed: true
         sharing: {timeSlicing: {replicas: 4}}
 
-Passing example::
+Passing example:
 
     spec:
       gpu:

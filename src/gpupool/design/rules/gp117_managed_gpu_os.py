@@ -1,24 +1,24 @@
 """GP117 managed-gpu-os: managed GPU on a Linux OS SKU where AKS does not document it.
 
-What it checks: ``gpu.managed: true`` with a Linux OS SKU the catalog does not mark as supporting the
-managed GPU experience (e.g. ``AzureContainerLinux``, ``CBLMariner``). Windows is GP119; OS SKUs with no
+What it checks: `gpu.managed: true` with a Linux OS SKU the catalog does not mark as supporting the
+managed GPU experience (e.g. `AzureContainerLinux`, `CBLMariner`). Windows is GP119; OS SKUs with no
 GPU support at all are GP121.
 
 Why: AKS documents managed GPU node pools on Ubuntu (the default) and Azure Linux only. Elsewhere the
 managed components may not be installed; a warning because "not documented" is not "rejected".
 
-Fix: use ``osSku: Ubuntu`` or ``AzureLinux`` for managed pools, or drop ``gpu.managed``.
+Fix: use `osSku: Ubuntu` or `AzureLinux` for managed pools, or drop `gpu.managed`.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/aks-managed-gpu-nodes.md (OS: Ubuntu, Azure Linux),
 commit fb060abe6a8f; catalog/data/os_skus.yaml; as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       osSku: AzureContainerLinux
       gpu: {managed: true}
 
-Passing example::
+Passing example:
 
     spec:
       osSku: Ubuntu

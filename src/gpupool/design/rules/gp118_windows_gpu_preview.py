@@ -1,27 +1,27 @@
 """GP118 windows-gpu-preview: Windows GPU node pools are a preview feature.
 
-What it checks: a GpuNodePool with a Windows OS SKU (``Windows2019``, ``Windows2022``, ...) on an NVIDIA
+What it checks: a GpuNodePool with a Windows OS SKU (`Windows2019`, `Windows2022`, ...) on an NVIDIA
 GPU size.
 
-Why: Windows GPU pools need the ``WindowsGPUPreview`` feature and the aks-preview extension. AKS
+Why: Windows GPU pools need the `WindowsGPUPreview` feature and the aks-preview extension. AKS
 installs the driver (CUDA for NC/ND, GRID for NV) and the DirectX device plugin: pods request
-``microsoft.com/directx``, not ``nvidia.com/gpu``, and the NVIDIA device plugin, GPU Operator, MIG and
+`microsoft.com/directx`, not `nvidia.com/gpu`, and the NVIDIA device plugin, GPU Operator, MIG and
 the managed GPU experience are not available. An info finding; GP119 reports what cannot work.
 
-Fix: ``az feature register --namespace Microsoft.ContainerService --name WindowsGPUPreview`` and
-``az extension add --name aks-preview``; write Windows GPU workloads against ``microsoft.com/directx``.
+Fix: `az feature register --namespace Microsoft.ContainerService --name WindowsGPUPreview` and
+`az extension add --name aks-preview`; write Windows GPU workloads against `microsoft.com/directx`.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/use-windows-gpu.md, commit fb060abe6a8f, as of
 2026-08-21.
 
-Failing example::
+Failing example:
 
     metadata: {name: gpuwin}
     spec:
       osSku: Windows2022
       vmSize: Standard_NC4as_T4_v3
 
-Passing example::
+Passing example:
 
     spec:
       osSku: Ubuntu

@@ -2,12 +2,12 @@
 
 What it checks, for a GpuNodePool with a Windows OS SKU:
 
-* ``gpu.managed: true``: error, no managed GPU on Windows ("because GPU metrics aren't supported");
-* ``mode: System``: error, system node pools must be Linux;
-* ``kubernetesVersion`` 1.28 or older: error, Windows GPU is not available there;
-* ``gpu.instanceProfile`` (MIG): warning, AKS documents no MIG on Windows ([UNVERIFIED] whether it is
+* `gpu.managed: true`: error, no managed GPU on Windows ("because GPU metrics aren't supported");
+* `mode: System`: error, system node pools must be Linux;
+* `kubernetesVersion` 1.28 or older: error, Windows GPU is not available there;
+* `gpu.instanceProfile` (MIG): warning, AKS documents no MIG on Windows ([UNVERIFIED] whether it is
   rejected);
-* ``gpu.sharing.timeSlicing``: warning, the DirectX device plugin takes no NVIDIA sharing config;
+* `gpu.sharing.timeSlicing`: warning, the DirectX device plugin takes no NVIDIA sharing config;
 * a name longer than 6 characters is GP127.
 
 Why: each setting is rejected by AKS or silently has no effect on Windows nodes.
@@ -18,14 +18,14 @@ Source: MicrosoftDocs/azure-aks-docs articles/aks/use-windows-gpu.md, aks-manage
 use-system-pools.md (commit fb060abe6a8f); azure-mgmt-containerservice OSSKU ("Unsupported for system
 node pools"); as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       osSku: Windows2022
       mode: System
       gpu: {managed: true}
 
-Passing example::
+Passing example:
 
     spec:
       osSku: Windows2022

@@ -1,24 +1,24 @@
 """GP120 unknown-os-sku: the OS SKU is not one gpupool knows.
 
-What it checks: ``spec.osSku`` against the OS SKUs in gpupool's catalog (Ubuntu, Ubuntu2204,
+What it checks: `spec.osSku` against the OS SKUs in gpupool's catalog (Ubuntu, Ubuntu2204,
 Ubuntu2404, AzureLinux, AzureLinux3, AzureContainerLinux, Windows2019/2022/2025, ...), case-insensitively,
 and lists close matches.
 
-Why: AKS accepts a fixed set of OS SKU names; a typo such as ``Ubunto`` or ``AzureLinux4`` is rejected
+Why: AKS accepts a fixed set of OS SKU names; a typo such as `Ubunto` or `AzureLinux4` is rejected
 when the pool is created, and gpupool cannot tell whether the OS supports GPUs, MIG or the managed GPU
 experience. A warning: a new SKU may be newer than the catalog.
 
-Fix: use one of the listed names (``--os-sku`` values of ``az aks nodepool add``).
+Fix: use one of the listed names (`--os-sku` values of `az aks nodepool add`).
 
-Source: azure-mgmt-containerservice 41.x models ``OSSKU``; MicrosoftDocs/azure-aks-docs
+Source: azure-mgmt-containerservice 41.x models `OSSKU`; MicrosoftDocs/azure-aks-docs
 articles/aks/upgrade-os-version.md; catalog/data/os_skus.yaml; as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       osSku: Ubunto
 
-Passing example::
+Passing example:
 
     spec:
       osSku: Ubuntu

@@ -1,14 +1,14 @@
 """GP121 os-sku-no-gpu: the OS SKU does not support GPU node pools.
 
 What it checks: a GPU pool (GpuNodePool, or any pool on a GPU size) whose OS SKU AKS does not support
-for GPUs: ``Flatcar`` and ``AzureLinuxOSGuard`` (neither the AKS GPU setup nor the NVIDIA GPU
-Operator); ``Ubuntu2604`` (a preview OS SKU whose release notes say GPU sizes are not supported); and
-``AzureContainerLinux`` on an ARM64 GPU size (ND GB200/GB300 v6).
+for GPUs: `Flatcar` and `AzureLinuxOSGuard` (neither the AKS GPU setup nor the NVIDIA GPU
+Operator); `Ubuntu2604` (a preview OS SKU whose release notes say GPU sizes are not supported); and
+`AzureContainerLinux` on an ARM64 GPU size (ND GB200/GB300 v6).
 
 Why: the nodes come up without a usable GPU stack (or the pool is refused: new Flatcar pools are
 blocked since 2026-07-17).
 
-Fix: use ``osSku: Ubuntu`` (default) or ``AzureLinux``.
+Fix: use `osSku: Ubuntu` (default) or `AzureLinux`.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/use-nvidia-gpu.md, nvidia-gpu-operator.md (commit
 fb060abe6a8f); Azure/AKS CHANGELOG 2026-07-17, 2026-08-07 (Ubuntu 26.04 preview, no GPU sizes) and
@@ -16,13 +16,13 @@ Azure/AKS#5905; MicrosoftDocs/azure-management-docs
 azure-container-linux-overview.md ("doesn't support ARM64 architectures for GPU-enabled node pools",
 d923d5889010); as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       vmSize: Standard_NC4as_T4_v3
       osSku: Flatcar
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_NC4as_T4_v3

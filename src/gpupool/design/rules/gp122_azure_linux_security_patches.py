@@ -1,28 +1,28 @@
 """GP122 azure-linux-security-patches: Azure Linux GPU pools get no automatic security patches.
 
 What it checks: a GPU pool on an OS SKU the catalog marks without automatic security patches for GPU
-pools (``AzureLinux``, ``AzureLinux3`` and the legacy ``CBLMariner``/``Mariner`` names).
+pools (`AzureLinux`, `AzureLinux3` and the legacy `CBLMariner`/`Mariner` names).
 
-Why: on Azure Linux GPU node pools unattended upgrades are off and the ``SecurityPatch`` OS upgrade
+Why: on Azure Linux GPU node pools unattended upgrades are off and the `SecurityPatch` OS upgrade
 channel is unsupported, so security fixes arrive only with node image upgrades you run (or the
-``NodeImage`` channel). The driver is also not pinned (latest ``cuda``/``cuda-open`` RPM for the
+`NodeImage` channel). The driver is also not pinned (latest `cuda`/`cuda-open` RPM for the
 kernel). An info finding: Azure Linux is a supported choice.
 
-Fix: keep the node OS upgrade channel on ``NodeImage`` (the default) and plan regular node image
-upgrades (``az aks nodepool upgrade --node-image-only``), or use ``osSku: Ubuntu``. Replace the legacy
-``CBLMariner``/``Mariner`` names with ``AzureLinux``.
+Fix: keep the node OS upgrade channel on `NodeImage` (the default) and plan regular node image
+upgrades (`az aks nodepool upgrade --node-image-only`), or use `osSku: Ubuntu`. Replace the legacy
+`CBLMariner`/`Mariner` names with `AzureLinux`.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/use-nvidia-gpu.md (no automatic security patches for
 Azure Linux GPU pools), commit fb060abe6a8f; MicrosoftDocs/azure-management-docs
 azure-linux-aks-overview.md; as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       vmSize: Standard_NC4as_T4_v3
       osSku: AzureLinux
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_NC4as_T4_v3

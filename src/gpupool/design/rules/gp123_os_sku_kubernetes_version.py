@@ -1,32 +1,32 @@
 """GP123 os-sku-kubernetes-version: the OS SKU is not available for the pool's Kubernetes version.
 
-What it checks: ``spec.kubernetesVersion`` (major.minor) against the Kubernetes range the catalog
-records for versioned OS SKUs: ``Ubuntu2204`` 1.25-1.36, ``Ubuntu2404`` 1.32-1.38, ``AzureLinux3``
-1.28-1.36, ``Windows2022`` 1.23-1.36, ``Windows2025`` 1.32 and newer, ``AzureLinuxOSGuard`` 1.32 and
-newer, ``AzureContainerLinux`` 1.34 and newer, ``Windows2019`` 1.32 and older (and retired, GP135).
+What it checks: `spec.kubernetesVersion` (major.minor) against the Kubernetes range the catalog
+records for versioned OS SKUs: `Ubuntu2204` 1.25-1.36, `Ubuntu2404` 1.32-1.38, `AzureLinux3`
+1.28-1.36, `Windows2022` 1.23-1.36, `Windows2025` 1.32 and newer, `AzureLinuxOSGuard` 1.32 and
+newer, `AzureContainerLinux` 1.34 and newer, `Windows2019` 1.32 and older (and retired, GP135).
 
-Why: AKS rejects an OS SKU outside its Kubernetes range (and moves ``Ubuntu`` from 22.04 to 24.04 at
+Why: AKS rejects an OS SKU outside its Kubernetes range (and moves `Ubuntu` from 22.04 to 24.04 at
 1.35); a versioned OS SKU at the end of its range blocks the next Kubernetes upgrade. Ubuntu 22.04
 support ends 2027-06-30.
 
-Without ``kubernetesVersion`` the pool is judged on AKS's default (N-1 of the GA minors: 1.35 on
+Without `kubernetesVersion` the pool is judged on AKS's default (N-1 of the GA minors: 1.35 on
 2026-12-03), and the finding is a warning: the cluster may run another version.
 
-Fix: pick an OS SKU that matches the version (``Ubuntu`` follows AKS's default; a Windows pool gets the
-Windows SKUs that allow the version), or change ``kubernetesVersion``.
+Fix: pick an OS SKU that matches the version (`Ubuntu` follows AKS's default; a Windows pool gets the
+Windows SKUs that allow the version), or change `kubernetesVersion`.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/upgrade-os-version.md,
 includes/ubuntu-22-04-retirement.md, includes/windows-server-2019-retirement.md (commit fb060abe6a8f);
 MicrosoftDocs/azure-management-docs azure-container-linux-overview.md; as of 2026-08-21 (re-checked
 2026-12-03; nothing newer was reachable).
 
-Failing example::
+Failing example:
 
     spec:
       kubernetesVersion: "1.30"
       osSku: Ubuntu2404
 
-Passing example::
+Passing example:
 
     spec:
       kubernetesVersion: "1.34"

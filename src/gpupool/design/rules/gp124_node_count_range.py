@@ -2,9 +2,9 @@
 
 What it checks:
 
-* with ``autoscaler``: ``minCount <= maxCount``; both within [0, 1000] for User pools and [1, 1000]
-  for System pools; ``nodeCount`` (default 1) within [minCount, maxCount];
-* without ``autoscaler``: ``nodeCount`` within [0, 1000] (User) or [1, 1000] (System).
+* with `autoscaler`: `minCount <= maxCount`; both within [0, 1000] for User pools and [1, 1000]
+  for System pools; `nodeCount` (default 1) within [minCount, maxCount];
+* without `autoscaler`: `nodeCount` within [0, 1000] (User) or [1, 1000] (System).
 
 Why: the Azure CLI and the resource provider refuse these values ("node-count is not in the range of
 min-count and max-count"; System pools need at least one node), so the create command fails.
@@ -16,13 +16,13 @@ Source: Azure CLI 2.91.0 acs/_help.py (--min-count/--max-count "[0, 1000] for us
 the range of min-count and max-count"); hashicorp/terraform-provider-azurerm kubernetes_cluster_node_pool
 docs; catalog/data/aks_limits.yaml; as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       nodeCount: 5
       autoscaler: {minCount: 1, maxCount: 3}
 
-Passing example::
+Passing example:
 
     spec:
       nodeCount: 1

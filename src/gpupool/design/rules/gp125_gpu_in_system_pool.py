@@ -1,26 +1,26 @@
 """GP125 gpu-in-system-pool: a GPU VM size in a System node pool.
 
-What it checks: ``mode: System`` on a pool whose VM size has GPUs.
+What it checks: `mode: System` on a pool whose VM size has GPUs.
 
 Why: system pools run CoreDNS, metrics-server and other critical add-ons and must always keep at least
 one node, so the GPUs are paid for around the clock while system pods use them as ordinary CPU nodes.
 Every AKS GPU doc puts GPUs in tainted User pools. Not forbidden by AKS ([UNVERIFIED] whether any
 limitation applies), hence a warning.
 
-Fix: set ``mode: User`` (with a taint such as ``sku=gpu:NoSchedule``) and keep a small general-purpose
+Fix: set `mode: User` (with a taint such as `sku=gpu:NoSchedule`) and keep a small general-purpose
 System pool.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/use-system-pools.md, use-nvidia-gpu.md,
-best-practices-gpu.md (commit fb060abe6a8f); aks-gpu-facts §6.2 ("GPU sizes in system pools: not
-forbidden ... [UNVERIFIED]"); as of 2026-08-21.
+best-practices-gpu.md (commit fb060abe6a8f): GPU sizes in system pools are not forbidden, but every GPU
+example uses a tainted User pool (no primary source says more: unverified); as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       mode: System
       vmSize: Standard_NC4as_T4_v3
 
-Passing example::
+Passing example:
 
     spec:
       mode: User

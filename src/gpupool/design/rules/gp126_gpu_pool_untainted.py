@@ -1,27 +1,27 @@
 """GP126 gpu-pool-untainted: a GPU pool without a NoSchedule (or NoExecute) taint.
 
-What it checks: a GpuNodePool on a GPU size whose ``nodeTaints`` have no taint with effect
-``NoSchedule`` or ``NoExecute`` (none at all, or only ``PreferNoSchedule``). The taint AKS adds to
+What it checks: a GpuNodePool on a GPU size whose `nodeTaints` have no taint with effect
+`NoSchedule` or `NoExecute` (none at all, or only `PreferNoSchedule`). The taint AKS adds to
 Spot pools does not count: spot-tolerant CPU workloads would still land there.
 
 Why: without such a taint, any pod can be scheduled on the expensive GPU nodes, fill their CPU and
-memory so GPU pods no longer fit, and keep the autoscaler from removing them. ``PreferNoSchedule`` is
+memory so GPU pods no longer fit, and keep the autoscaler from removing them. `PreferNoSchedule` is
 only a preference: the scheduler ignores it as soon as other nodes are full.
 
-Fix: ``nodeTaints: ["sku=gpu:NoSchedule"]`` (the taint the AKS docs use) and a matching toleration in
-GPU workloads; ``gpupool render`` adds it to the device plugin. Taints can be changed later with
-``az aks nodepool update --node-taints`` (Azure CLI >= 2.34.0).
+Fix: `nodeTaints: ["sku=gpu:NoSchedule"]` (the taint the AKS docs use) and a matching toleration in
+GPU workloads; `gpupool render` adds it to the device plugin. Taints can be changed later with
+`az aks nodepool update --node-taints` (Azure CLI >= 2.34.0).
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/use-nvidia-gpu.md, use-node-taints.md,
 best-practices-gpu.md (commit fb060abe6a8f); Kubernetes docs "Taints and Tolerations"; as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       vmSize: Standard_NC4as_T4_v3
       nodeTaints: ["sku=gpu:PreferNoSchedule"]
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_NC4as_T4_v3

@@ -1,6 +1,6 @@
 """GP127 pool-name: the node pool name breaks AKS's naming rules.
 
-What it checks: ``metadata.name`` must be lowercase letters and digits only, start with a letter, and
+What it checks: `metadata.name` must be lowercase letters and digits only, start with a letter, and
 be at most 12 characters on Linux or 6 characters on Windows.
 
 Why: AKS rejects other names when the pool is created ("The name of a node pool may only contain
@@ -8,17 +8,17 @@ lowercase alphanumeric characters and must begin with a lowercase letter. For Li
 length must be between 1 and 12 characters. For Windows node pools, the length must be between 1 and 6
 characters."). Hyphens and underscores, common in Kubernetes names, are not allowed.
 
-Fix: rename, e.g. ``gpu-t4`` -> ``gput4``; the finding suggests a valid name.
+Fix: rename, e.g. `gpu-t4` -> `gput4`; the finding suggests a valid name.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/use-system-pools.md (Limitations), create-node-pools.md;
 catalog/data/aks_limits.yaml; as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     metadata:
       name: gpu-a100-pool
 
-Passing example::
+Passing example:
 
     metadata:
       name: gpua100

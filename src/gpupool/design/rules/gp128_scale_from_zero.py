@@ -1,30 +1,30 @@
 """GP128 scale-from-zero: a GPU pool that can sit at zero nodes.
 
-What it checks: a GPU pool with ``autoscaler.minCount: 0``, or with ``nodeCount: 0`` and no autoscaler.
+What it checks: a GPU pool with `autoscaler.minCount: 0`, or with `nodeCount: 0` and no autoscaler.
 
 Why: scaling to zero saves GPU hours, but the first GPU pod then waits for a VM to be created, the
 driver to install and the device plugin to register (typically several minutes). While the pool is at
 zero the cluster autoscaler decides from a template built from the VM size: it knows the physical GPU
-count as ``nvidia.com/gpu`` only. Pods that request MIG-mixed names (``nvidia.com/mig-1g.10gb``) or
-renamed time-sliced resources (``nvidia.com/gpu.shared``) then may never trigger a scale-up, and for MIG
+count as `nvidia.com/gpu` only. Pods that request MIG-mixed names (`nvidia.com/mig-1g.10gb`) or
+renamed time-sliced resources (`nvidia.com/gpu.shared`) then may never trigger a scale-up, and for MIG
 Single or time-slicing it over-estimates the nodes needed. That case is a warning ([INFERRED] from the
 autoscaler's Azure template code, reported in Azure/AKS#4216); the plain case is info. Without an
 autoscaler a pool at zero stays empty until you scale it.
 
-Fix: accept the start-up delay, or keep ``minCount: 1`` so a real node becomes the autoscaler's
+Fix: accept the start-up delay, or keep `minCount: 1` so a real node becomes the autoscaler's
 template (needed for MIG-mixed or renamed shared resources).
 
 Source: kubernetes/autoscaler cluster-autoscaler/cloudprovider/azure/azure_template.go; Azure/AKS#4216;
 MicrosoftDocs/azure-aks-docs articles/aks/scale-cluster.md (User pools may scale to zero);
-scheduling-and-diagnosis §2.4 and §5 row 7; as of 2026-08-21.
+NVIDIA/gpu-operator#693; as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       autoscaler: {minCount: 0, maxCount: 3}
       nodeCount: 0
 
-Passing example::
+Passing example:
 
     spec:
       autoscaler: {minCount: 1, maxCount: 3}

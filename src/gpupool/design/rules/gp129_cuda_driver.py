@@ -1,37 +1,37 @@
 """GP129 cuda-driver: the workload's CUDA version against the driver AKS installs for the size.
 
-What it checks: ``spec.workload.cudaVersion`` against the NVIDIA driver AKS installs for the pool's VM
-size (catalog/data/drivers.yaml: ``cuda-lts`` 580.159.04 for T4/A100/H100/H200, ``grid`` 570.211.01
+What it checks: `spec.workload.cudaVersion` against the NVIDIA driver AKS installs for the pool's VM
+size (catalog/data/drivers.yaml: `cuda-lts` 580.159.04 for T4/A100/H100/H200, `grid` 570.211.01
 for A10 vGPU sizes, as of 2026-08-21) using NVIDIA's CUDA toolkit -> minimum driver table:
 
 * native support (driver >= the toolkit's minimum): no finding;
 * only CUDA minor-version compatibility (same major, driver >= the major's floor: 13.x >= 580,
   12.x >= 525, 11.x >= 450): warning; newer PTX cannot be JIT-compiled, and images that set
-  ``NVIDIA_REQUIRE_CUDA`` may refuse to start;
+  `NVIDIA_REQUIRE_CUDA` may refuse to start;
 * below the major's floor, or a CUDA major the GPU architecture cannot run (V100/Pascal/Maxwell stop
   at 12.x): error, containers fail with "CUDA driver version is insufficient for CUDA runtime version";
-* Azure Linux: the driver is not pinned (latest ``cuda``/``cuda-open`` RPM for the kernel), so the
+* Azure Linux: the driver is not pinned (latest `cuda`/`cuda-open` RPM for the kernel), so the
   Ubuntu value is only an estimate; the message says so and an error becomes a warning;
-* ``gpu.driver: None`` (you install the driver), sizes AKS installs no driver for, Windows, AMD, or a
+* `gpu.driver: None` (you install the driver), sizes AKS installs no driver for, Windows, AMD, or a
   CUDA version not in the table: info, not checked.
 
 Why: the driver comes with the node image and cannot be chosen in driver-only or managed mode; a
 container built for a newer CUDA than the node driver supports fails at start or runs with limits.
 
 Fix: build the image for the newest CUDA the driver runs natively (the finding names it), or create the
-pool with ``gpu.driver: None`` and install a newer driver with the NVIDIA GPU Operator.
+pool with `gpu.driver: None` and install a newer driver with the NVIDIA GPU Operator.
 
 Source: NVIDIA CUDA Toolkit Release Notes Table 3; NVIDIA "Minor Version Compatibility"; CUDA 13.4 U1
 release notes; Azure/AgentBaker parts/common/components.json, gpu_components.go,
 mariner/cse_install_mariner.sh (06836ee2301e); as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       vmSize: Standard_NV36ads_A10_v5      # GRID driver 570.211.01
       workload: {cudaVersion: "13.0"}       # needs >= 580.65.06
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_NC4as_T4_v3          # cuda-lts 580.159.04

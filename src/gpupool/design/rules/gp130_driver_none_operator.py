@@ -1,14 +1,14 @@
 """GP130 driver-none-operator: gpu.driver None leaves the GPU stack to you (GPU Operator).
 
-What it checks: a GpuNodePool on an NVIDIA size with ``gpu.driver: None`` and no ``gpu.managed``.
+What it checks: a GpuNodePool on an NVIDIA size with `gpu.driver: None` and no `gpu.managed`.
 
-Why: with ``--gpu-driver None`` AKS installs no NVIDIA driver, container toolkit or device plugin: the
+Why: with `--gpu-driver None` AKS installs no NVIDIA driver, container toolkit or device plugin: the
 nodes advertise no GPUs until you install the NVIDIA GPU Operator (Linux) or the Windows GPU device
 plugin yourself. Microsoft "doesn't support or manage" the driver then, and Node Problem Detector's GPU
 health checks do not run. The setting is fixed at creation. An info finding: it is a valid choice.
 
-Fix: install the NVIDIA GPU Operator after creating the pool; ``gpupool render`` writes the Helm
-commands (``helm install gpu-operator nvidia/gpu-operator -n gpu-operator --create-namespace``). On
+Fix: install the NVIDIA GPU Operator after creating the pool; `gpupool render` writes the Helm
+commands (`helm install gpu-operator nvidia/gpu-operator -n gpu-operator --create-namespace`). On
 Windows deploy the AKS Windows GPU device plugin DaemonSet. The GPU Operator is not supported on
 Windows, Flatcar or AzureLinuxOSGuard.
 
@@ -16,13 +16,13 @@ Source: MicrosoftDocs/azure-aks-docs articles/aks/nvidia-gpu-operator.md, use-nv
 gpu-health-monitoring.md, use-windows-gpu.md (commit fb060abe6a8f); NVIDIA/cloud-native-docs
 gpu-operator/microsoft-aks.rst; as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       vmSize: Standard_NC24ads_A100_v4
       gpu: {driver: None}
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_NC24ads_A100_v4

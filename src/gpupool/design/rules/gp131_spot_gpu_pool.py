@@ -1,26 +1,26 @@
 """GP131 spot-gpu-pool: a Spot GPU pool carries the Spot taint, which GPU pods must tolerate.
 
-What it checks: a GPU pool with ``priority: Spot``.
+What it checks: a GPU pool with `priority: Spot`.
 
-Why: AKS adds the taint ``kubernetes.azure.com/scalesetpriority=spot:NoSchedule`` to every Spot node.
+Why: AKS adds the taint `kubernetes.azure.com/scalesetpriority=spot:NoSchedule` to every Spot node.
 GPU workloads and the GPU DaemonSets (NVIDIA device plugin, GPU Operator operands, DCGM exporter) must
 tolerate it, or no GPU is ever advertised and GPU pods stay Pending. Spot nodes can also be evicted at
 any time, so workloads need checkpoints. An info finding: Spot is a valid way to cut GPU cost.
 
-Fix: add a toleration ``{key: kubernetes.azure.com/scalesetpriority, operator: Equal, value: spot,
-effect: NoSchedule}`` to GPU workloads and the device plugin; ``gpupool render`` adds it to what it
+Fix: add a toleration `{key: kubernetes.azure.com/scalesetpriority, operator: Equal, value: spot,
+effect: NoSchedule}` to GPU workloads and the device plugin; `gpupool render` adds it to what it
 generates. For the GPU Operator see NVIDIA/gpu-operator#577.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/spot-node-pool.md, nvidia-gpu-operator.md (spot note),
 commit fb060abe6a8f; catalog/data/aks_limits.yaml; as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       priority: Spot
       vmSize: Standard_NC4as_T4_v3
 
-Passing example::
+Passing example:
 
     spec:
       priority: Regular

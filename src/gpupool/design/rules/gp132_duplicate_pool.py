@@ -1,24 +1,24 @@
 """GP132 duplicate-pool: two specs define the same pool of the same cluster.
 
-What it checks: across all files given to one ``gpupool check`` run, two pool specs with the same
-``resourceGroup``, ``clusterName`` and ``metadata.name``. (Within one file the loader already refuses
+What it checks: across all files given to one `gpupool check` run, two pool specs with the same
+`resourceGroup`, `clusterName` and `metadata.name`. (Within one file the loader already refuses
 this.)
 
-Why: a node pool name is unique within a cluster; the second ``az aks nodepool add`` fails ("already
+Why: a node pool name is unique within a cluster; the second `az aks nodepool add` fails ("already
 exists") or, with ARM/Terraform, one definition silently overwrites the other.
 
-Fix: rename one pool, or check the two variants in separate runs (``gpupool diff`` compares them).
+Fix: rename one pool, or check the two variants in separate runs (`gpupool diff` compares them).
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/create-node-pools.md (node pool names per cluster);
 Azure REST API agentPools (name is the resource name under the cluster); as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     # a.yaml and b.yaml both contain
     metadata: {name: gpunp}
     spec: {resourceGroup: rg, clusterName: aks}
 
-Passing example::
+Passing example:
 
     # b.yaml
     metadata: {name: gpunp2}

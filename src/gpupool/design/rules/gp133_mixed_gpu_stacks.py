@@ -1,7 +1,7 @@
 """GP133 mixed-gpu-stacks: a GPU Operator pool next to managed or driver-only GPU pools in one cluster.
 
-What it checks: within one cluster (same ``resourceGroup`` and ``clusterName``), a Linux NVIDIA pool
-with ``gpu.driver: None`` (the NVIDIA GPU Operator's pool) together with other Linux NVIDIA GPU pools
+What it checks: within one cluster (same `resourceGroup` and `clusterName`), a Linux NVIDIA pool
+with `gpu.driver: None` (the NVIDIA GPU Operator's pool) together with other Linux NVIDIA GPU pools
 that bring their own stack: managed pools (AKS's device plugin) or driver-only pools (AKS's driver plus
 your device plugin). Reported once per cluster, on the first GPU Operator pool.
 
@@ -12,13 +12,13 @@ device plugins, or a second driver over the one AKS installed. A warning, becaus
 kept off those nodes.
 
 Fix: use one GPU stack per cluster, or keep the Operator off the other pools: give them the node label
-``nvidia.com/gpu.deploy.operands: "false"`` (``spec.nodeLabels``), which the GPU Operator honours.
+`nvidia.com/gpu.deploy.operands: "false"` (`spec.nodeLabels`), which the GPU Operator honours.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/best-practices-ml-ops.md (one device plugin per node),
-nvidia-gpu-operator.md (commit fb060abe6a8f); NVIDIA GPU Operator docs (``nvidia.com/gpu.deploy.operands``);
+nvidia-gpu-operator.md (commit fb060abe6a8f); NVIDIA GPU Operator docs (`nvidia.com/gpu.deploy.operands`);
 as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     # one file, two pools of cluster aks
     metadata: {name: gpuop}
@@ -27,7 +27,7 @@ Failing example::
     metadata: {name: gpumanaged}
     spec: {vmSize: Standard_NC4as_T4_v3, gpu: {managed: true}}
 
-Passing example::
+Passing example:
 
     metadata: {name: gpumanaged}
     spec:

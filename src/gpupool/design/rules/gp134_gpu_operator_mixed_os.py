@@ -1,18 +1,18 @@
 """GP134 gpu-operator-mixed-os: GPU Operator pools of one cluster on different OS SKUs.
 
-What it checks: within one cluster, two or more pools with ``gpu.driver: None`` (NVIDIA GPU Operator
-pools, Linux, not managed) whose OS SKUs differ (e.g. ``Ubuntu`` and ``AzureLinux``). Reported on each
+What it checks: within one cluster, two or more pools with `gpu.driver: None` (NVIDIA GPU Operator
+pools, Linux, not managed) whose OS SKUs differ (e.g. `Ubuntu` and `AzureLinux`). Reported on each
 later pool whose OS differs from the first one.
 
 Why: the AKS docs state that the NVIDIA GPU Operator "is not compatible with multiple OS versions on the
 same AKS cluster": its driver containers are built per OS, so one of the pools gets no working driver.
 
-Fix: use the same ``osSku`` for all GPU Operator pools of a cluster.
+Fix: use the same `osSku` for all GPU Operator pools of a cluster.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/nvidia-gpu-operator.md (commit fb060abe6a8f), as of
 2026-08-21.
 
-Failing example::
+Failing example:
 
     metadata: {name: gpuop1}
     spec: {osSku: Ubuntu, gpu: {driver: None}}
@@ -20,7 +20,7 @@ Failing example::
     metadata: {name: gpuop2}
     spec: {osSku: AzureLinux, gpu: {driver: None}}
 
-Passing example::
+Passing example:
 
     metadata: {name: gpuop2}
     spec: {osSku: Ubuntu, gpu: {driver: None}}

@@ -1,9 +1,9 @@
 """GP135 retired-os-sku: the OS SKU is retired by AKS (or retires within 90 days).
 
-What it checks: ``spec.osSku`` against the retirement date the catalog records (``retired`` in
-``os_skus.yaml``), judged on today's date: Azure Linux 2.0 under its old names (``CBLMariner``,
-``Mariner``; support ended 2025-11-30), ``WindowsAnnual`` (2026-05-15), ``Flatcar`` (2026-06-08),
-``Windows2019`` (2026-03-01), ``Windows2022`` (retires 2028-06-30). On or after the date the finding is an
+What it checks: `spec.osSku` against the retirement date the catalog records (`retired` in
+`os_skus.yaml`), judged on today's date: Azure Linux 2.0 under its old names (`CBLMariner`,
+`Mariner`; support ended 2025-11-30), `WindowsAnnual` (2026-05-15), `Flatcar` (2026-06-08),
+`Windows2019` (2026-03-01), `Windows2022` (retires 2028-06-30). On or after the date the finding is an
 error; within 90 days before it a warning naming the date; earlier, nothing.
 
 Why: from the retirement date AKS creates no new node pools with the OS SKU ("Node pools running
@@ -11,21 +11,21 @@ Kubernetes version 1.33+ can't use Windows Server 2019"); later AKS removes the 
 2.0 from 2026-03-31, Windows Server 2019 on 2027-04-01, Annual Channel on 2027-05-15), and scaling
 existing pools fails.
 
-Fix: use ``osSku: AzureLinux3`` or ``Ubuntu`` for Azure Linux 2.0 and Flatcar; ``Windows2022``
-(Kubernetes 1.23-1.36) or ``Windows2025`` (1.32 and newer) for the Windows SKUs.
+Fix: use `osSku: AzureLinux3` or `Ubuntu` for Azure Linux 2.0 and Flatcar; `Windows2022`
+(Kubernetes 1.23-1.36) or `Windows2025` (1.32 and newer) for the Windows SKUs.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/upgrade-os-version.md (Azure Linux 2.0),
 includes/windows-server-2019-retirement.md (ms.date 2026-01-14, commit fb060abe6a8f), Azure/AKS#4091;
 Azure/AKS CHANGELOG @8d1c8909 (Windows Server 2022 retires 2028-06-30, Azure/AKS#4168; Annual Channel
 retired 2026-05-15; Flatcar retired 2026-06-08); as of 2026-12-03. "Today" is the UTC date, or
-``GPUPOOL_TODAY`` when set.
+`GPUPOOL_TODAY` when set.
 
-Failing example::
+Failing example:
 
     spec:
       osSku: CBLMariner
 
-Passing example::
+Passing example:
 
     spec:
       osSku: AzureLinux3

@@ -1,27 +1,27 @@
 """GP136 unknown-kubernetes-version: the Kubernetes version is not one AKS offers.
 
-What it checks: the minor version of ``spec.kubernetesVersion`` against AKS's release calendar
-(``kubernetes_versions.yaml``, 1.29-1.37). Older than the calendar (e.g. "1.24"): error, AKS no longer
+What it checks: the minor version of `spec.kubernetesVersion` against AKS's release calendar
+(`kubernetes_versions.yaml`, 1.29-1.37). Older than the calendar (e.g. "1.24"): error, AKS no longer
 offers it under any support plan. Far newer than the calendar (two or more minors past its newest, e.g.
 "1.99"): error, no such version is announced. One minor past the newest: a warning, since the calendar
 gpupool ships is dated and a newer version may have come since.
 
-Why: ``az aks nodepool add --kubernetes-version`` fails for a version the region does not offer, after
-the rest of a pipeline has run. ``gpupool preflight`` checks the region's real list
-(``az aks get-versions``).
+Why: `az aks nodepool add --kubernetes-version` fails for a version the region does not offer, after
+the rest of a pipeline has run. `gpupool preflight` checks the region's real list
+(`az aks get-versions`).
 
-Fix: pick a version AKS supports today (``az aks get-versions -l REGION -o table``), or leave
-``kubernetesVersion`` out to follow the cluster.
+Fix: pick a version AKS supports today (`az aks get-versions -l REGION -o table`), or leave
+`kubernetesVersion` out to follow the cluster.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/supported-kubernetes-versions.md (release calendar,
 LTS table) @fb060abe6a8f; as of 2026-08-21 (re-checked 2026-12-03; nothing newer was reachable).
 
-Failing example::
+Failing example:
 
     spec:
       kubernetesVersion: "1.24"
 
-Passing example::
+Passing example:
 
     spec:
       kubernetesVersion: "1.34"

@@ -1,6 +1,6 @@
 """GP137 kubernetes-version-support: the Kubernetes version is past its end of life on AKS.
 
-What it checks: the minor of ``spec.kubernetesVersion`` against AKS's calendar and today's date.
+What it checks: the minor of `spec.kubernetesVersion` against AKS's calendar and today's date.
 Past end of life (community support) but within long-term support (LTS, Premium tier): warning, with
 both dates. Past end of life, only platform support left (N-3): warning. Past end of life and past LTS
 and platform support: error (a warning when the version's dates are ones the calendar only plans).
@@ -9,22 +9,22 @@ Not yet GA (preview on AKS): warning. A version whose GA month has come but whos
 
 Why: after end of life AKS no longer patches the version; new clusters cannot use it, and node pools
 get only platform support. LTS needs the Premium tier and the LTS support plan
-(``az aks update --tier premium --k8s-support-plan AKSLongTermSupport``).
+(`az aks update --tier premium --k8s-support-plan AKSLongTermSupport`).
 
-Fix: use a supported version (``az aks get-versions -l REGION``); upgrade the cluster first if the pool
+Fix: use a supported version (`az aks get-versions -l REGION`); upgrade the cluster first if the pool
 follows it.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/supported-kubernetes-versions.md (release calendar:
 1.33 EOL Jul 2026, 1.34 EOL Nov 2026, 1.35 EOL Mar 2027, 1.36 EOL Jun 2027, 1.37 EOL Oct 2027; LTS
 table) @fb060abe6a8f; as of 2026-08-21 (re-checked 2026-12-03; nothing newer was reachable). "Today"
-is the UTC date, or ``GPUPOOL_TODAY`` (YYYY-MM-DD) when set; another value is bad input (exit 2).
+is the UTC date, or `GPUPOOL_TODAY` (YYYY-MM-DD) when set; another value is bad input (exit 2).
 
-Failing example (on 2026-12-03)::
+Failing example (on 2026-12-03):
 
     spec:
       kubernetesVersion: "1.30"
 
-Passing example::
+Passing example:
 
     spec:
       kubernetesVersion: "1.35"

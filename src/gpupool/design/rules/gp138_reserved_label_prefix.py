@@ -1,26 +1,26 @@
 """GP138 reserved-label-prefix: a node label uses a prefix AKS reserves.
 
-What it checks: every key of ``spec.nodeLabels`` against the prefixes AKS reserves for itself:
-``kubernetes.azure.com/`` and ``kubernetes.io/``.
+What it checks: every key of `spec.nodeLabels` against the prefixes AKS reserves for itself:
+`kubernetes.azure.com/` and `kubernetes.io/`.
 
 Why: "The following prefixes are AKS reserved prefixes and can't be used for any node"; since the
-2021-08-19 release AKS refuses changes to its reserved labels, so ``az aks nodepool add --labels``
-fails. AKS sets the labels it owns itself (``kubernetes.azure.com/agentpool``, ``.../scalesetpriority``
-on Spot pools, ``.../accelerator`` ...).
+2021-08-19 release AKS refuses changes to its reserved labels, so `az aks nodepool add --labels`
+fails. AKS sets the labels it owns itself (`kubernetes.azure.com/agentpool`, `.../scalesetpriority`
+on Spot pools, `.../accelerator` ...).
 
-Fix: use your own prefix (``example.com/gpu-team: ml``) or none (``team: ml``); select AKS's own labels
+Fix: use your own prefix (`example.com/gpu-team: ml`) or none (`team: ml`); select AKS's own labels
 in workloads without setting them.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/use-labels.md (Reserved system labels, Reserved
 prefixes) @fb060abe6a8f; as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       nodeLabels:
         kubernetes.azure.com/accelerator: nvidia
 
-Passing example::
+Passing example:
 
     spec:
       nodeLabels:

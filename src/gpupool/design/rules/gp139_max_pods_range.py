@@ -1,26 +1,26 @@
-"""GP139 max-pods-range: ``maxPods`` is below AKS's minimum.
+"""GP139 max-pods-range: `maxPods` is below AKS's minimum.
 
-What it checks: ``spec.maxPods`` must be at least 10, and a pool with fewer than 30 pods per node must
-still have room for 30 pods: ``maxPods`` x nodes (``autoscaler.minCount``, else ``nodeCount``) >= 30.
-A pool with ``maxPods`` of 30 or more, or with no nodes yet (scale from zero), always has that room.
+What it checks: `spec.maxPods` must be at least 10, and a pool with fewer than 30 pods per node must
+still have room for 30 pods: `maxPods` x nodes (`autoscaler.minCount`, else `nodeCount`) >= 30.
+A pool with `maxPods` of 30 or more, or with no nodes yet (scale from zero), always has that room.
 (The upper bound, 250, is enforced when the spec is read.)
 
 Why: "The minimum value in the previous table is strictly enforced by the AKS service. You cannot set a
 value for maxPods that is lower than the minimum shown"; 10 is allowed "if and only if the configuration
 of each node pool has space for a minimum of 30 pods".
 
-Fix: raise ``maxPods`` (AKS's default is 250 on Azure CNI Overlay, the default network), or add nodes.
+Fix: raise `maxPods` (AKS's default is 250 on Azure CNI Overlay, the default network), or add nodes.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/concepts-network-ip-address-planning.md (Maximum pods
 per node) @fb060abe6a8f; as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       nodeCount: 1
       maxPods: 10
 
-Passing example::
+Passing example:
 
     spec:
       nodeCount: 3

@@ -6,21 +6,21 @@ NC RTX PRO 6000 BSE v6 family (GRID v20 driver) on Ubuntu only.
 Why: AKS's RTX PRO 6000 support is "Ubuntu only": AgentBaker's Azure Linux install script has no GRID
 v20 driver path and rejects it, so on Azure Linux the pool's GPUs get no driver. A primary source (the
 code that provisions the node) proves it cannot work: an error. A size whose OS limit no such source
-proves (``osSkusProof`` absent in the catalog row) gets a warning.
+proves (`osSkusProof` absent in the catalog row) gets a warning.
 
-Fix: use ``osSku: Ubuntu`` (or ``Ubuntu2204``/``Ubuntu2404``).
+Fix: use `osSku: Ubuntu` (or `Ubuntu2204`/`Ubuntu2404`).
 
 Source: Azure/AKS CHANGELOG 2026-06-19 (RTX PRO 6000 BSE: managed GPU, GRID driver, Ubuntu only);
 Azure/AgentBaker pkg/agent/datamodel/gpu_components.go, parts/linux/cloud-init/artifacts/mariner/
 cse_install_mariner.sh (06836ee2301e, 2026-08-21); as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     spec:
       vmSize: Standard_NC36ds_xl_RTXPRO6000BSE_v6
       osSku: AzureLinux
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_NC36ds_xl_RTXPRO6000BSE_v6

@@ -1,7 +1,7 @@
 """GP141 size-from-list-skus: the VM size is known only from the user's list-skus output or declaration.
 
-What it checks: pools whose size the catalog lacks but ``--skus FILE`` (list-skus JSON) or a ``sizes:``
-entry of ``.gpupool.yaml`` describes. The
+What it checks: pools whose size the catalog lacks but `--skus FILE` (list-skus JSON) or a `sizes:`
+entry of `.gpupool.yaml` describes. The
 pool is checked and simulated with list-skus's facts (vCPUs, memory, GPU count, quota family); the
 AKS-specific facts gpupool keeps per size are unknown for it: the GPU model, the driver AKS installs (if
 any), MIG support, and whether AKS supports the size at all. Info for plain sizes, warning for GPU sizes.
@@ -9,21 +9,21 @@ any), MIG support, and whether AKS supports the size at all. Info for plain size
 Why: instead of "unknown size, did you mean ...", the real size is used; but a GPU size AKS does not
 support gets no driver or device plugin, and nothing here can tell.
 
-Fix: confirm AKS support (``az aks list-vm-skus`` with aks-preview, or the AKS GPU docs); if AKS installs
-no driver, set ``gpu.driver: None`` and install the NVIDIA GPU Operator.
+Fix: confirm AKS support (`az aks list-vm-skus` with aks-preview, or the AKS GPU docs); if AKS installs
+no driver, set `gpu.driver: None` and install the NVIDIA GPU Operator.
 
 Severity: a warning for GPU sizes, like GP107 (not in the AKS GPU docs: AKS support unverified); info for
 plain sizes.
 
-Source: Azure Resource SKUs API capabilities ``vCPUs``, ``MemoryGB``, ``GPUs`` (azure-cli 2.91.0 ``az vm
-list-skus``); as of 2026-12-03.
+Source: Azure Resource SKUs API capabilities `vCPUs`, `MemoryGB`, `GPUs` (azure-cli 2.91.0 `az vm
+list-skus`); as of 2026-12-03.
 
-Failing example (with ``--skus skus.json`` listing Standard_ND40rs_v2)::
+Failing example (with `--skus skus.json` listing Standard_ND40rs_v2):
 
     spec:
       vmSize: Standard_ND40rs_v2
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_NC4as_T4_v3

@@ -1,25 +1,25 @@
 """GP142 preview-os-sku: the OS SKU is a preview on AKS.
 
-What it checks: ``spec.osSku`` that the catalog marks ``preview`` (``Ubuntu2604``: Ubuntu 26.04, Kubernetes
+What it checks: `spec.osSku` that the catalog marks `preview` (`Ubuntu2604`: Ubuntu 26.04, Kubernetes
 1.36 and newer). On a GPU pool GP121 reports the error (no GPU sizes); this rule covers every pool.
 
-Why: a preview OS SKU needs a feature registration (``Ubuntu2604Preview``) and the aks-preview extension
+Why: a preview OS SKU needs a feature registration (`Ubuntu2604Preview`) and the aks-preview extension
 (>= 21.0.0b14), has no SLA, and may change or go away before GA. A documented preview: a warning.
 
-Fix: use ``osSku: Ubuntu`` (AKS picks the Ubuntu release for the Kubernetes version) or ``Ubuntu2404``;
+Fix: use `osSku: Ubuntu` (AKS picks the Ubuntu release for the Kubernetes version) or `Ubuntu2404`;
 or register the feature and accept the preview.
 
 Source: Azure/AKS CHANGELOG 2026-08-07 @8d1c8909 and Azure/AKS#5905 (Ubuntu 26.04 preview, GPU sizes not
 supported); as of 2026-12-03.
 
-Failing example::
+Failing example:
 
     kind: NodePool
     spec:
       vmSize: Standard_D4s_v5
       osSku: Ubuntu2604
 
-Passing example::
+Passing example:
 
     kind: NodePool
     spec:

@@ -1,27 +1,27 @@
 """GP401 taint-added-in-place: a NoSchedule/NoExecute taint is added to an existing pool in place.
 
-What it checks: DESIRED adds a ``NoExecute`` or ``NoSchedule`` taint that CURRENT does not have, and the
-change is made in place (``az aks nodepool update --node-taints``, no new pool).
+What it checks: DESIRED adds a `NoExecute` or `NoSchedule` taint that CURRENT does not have, and the
+change is made in place (`az aks nodepool update --node-taints`, no new pool).
 
-Why: node taints are updatable in place since Azure CLI 2.34.0 (the design notes' "fixed at creation" is
-outdated), and the update reaches the running nodes. A new ``NoExecute`` taint makes the kubelet evict every
-running pod that does not tolerate it, at once. A new ``NoSchedule`` taint leaves running pods alone, but
-pods that do not tolerate it are never scheduled onto the pool again: the next restart, rollout, node
-upgrade or eviction moves them off the GPUs for good. With ``--workloads`` the finding names the workloads
+Why: node taints are updatable in place since Azure CLI 2.34.0 (older advice that they are "fixed at
+creation" is outdated), and the update reaches the running nodes. A new `NoExecute` taint makes the kubelet
+evict every running pod that does not tolerate it, at once. A new `NoSchedule` taint leaves running pods
+alone, but pods that do not tolerate it are never scheduled onto the pool again: the next restart, rollout,
+node upgrade or eviction moves them off the GPUs for good. With `--workloads` the finding names the workloads
 running on the pool that lack the toleration.
 
 Fix: add the toleration to those workloads first (roll them out), then update the taint.
 
 Source: Azure/azure-cli HISTORY 2.34.0 (#21138); MicrosoftDocs/azure-aks-docs articles/aks/use-node-taints.md;
-Kubernetes "Taints and Tolerations" (NoExecute evicts running pods, NoSchedule affects scheduling only);
-aks-gpu-facts §1 row 1 and §8; as of 2026-08-21.
+Kubernetes "Taints and Tolerations" (NoExecute evicts running pods, NoSchedule affects scheduling only),
+https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/; as of 2026-08-21.
 
-Failing example (CURRENT has no taints; no workload tolerates the new one)::
+Failing example (CURRENT has no taints; no workload tolerates the new one):
 
     spec:
       nodeTaints: ["sku=gpu:NoExecute"]
 
-Passing example (every workload on the pool already tolerates sku=gpu:NoSchedule)::
+Passing example (every workload on the pool already tolerates sku=gpu:NoSchedule):
 
     spec:
       nodeTaints: ["sku=gpu:NoSchedule"]

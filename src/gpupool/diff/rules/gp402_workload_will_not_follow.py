@@ -1,21 +1,21 @@
 """GP402 workload-will-not-follow: a workload that relies on the pool would not run after the change.
 
-What it checks (only with ``--workloads``): every workload that can run on CURRENT and relies on it (it
+What it checks (only with `--workloads`): every workload that can run on CURRENT and relies on it (it
 requests a GPU resource the pool advertises, targets it with nodeSelector / required node affinity, or
 tolerates one of its hard taints by key) is matched against the pool that will carry it: the new pool when
 the change needs one, DESIRED otherwise. It reports workloads whose pods would not be scheduled there:
 
-- nodeSelector / affinity pinned to the old pool name (``agentpool`` or ``kubernetes.azure.com/agentpool``);
+- nodeSelector / affinity pinned to the old pool name (`agentpool` or `kubernetes.azure.com/agentpool`);
   a new pool always has a new name;
-- no toleration for a ``NoSchedule`` / ``NoExecute`` taint of the new pool;
+- no toleration for a `NoSchedule` / `NoExecute` taint of the new pool;
 - a GPU resource the new pool does not advertise (MIG profile or strategy, time-slicing rename) or more of
   it than one node has;
-- a bare Pod on a pool being replaced (``kubectl drain`` refuses to evict it; nothing recreates it).
+- a bare Pod on a pool being replaced (`kubectl drain` refuses to evict it; nothing recreates it).
 
 In-place taint additions are GP401's; this rule reports the other problems then.
 
 Why: the runbook cordons and drains the old pool; pods that cannot land on the new pool stay Pending and the
-workload is down. The runbook stops before the drain when such workloads exist (unless ``--force``).
+workload is down. The runbook stops before the drain when such workloads exist (unless `--force`).
 
 Fix: change the workload first (select a label both pools carry, add the toleration, request the resource the
 new pool advertises), or keep the old pool.
@@ -24,12 +24,12 @@ Source: Kubernetes scheduler NodeAffinity / TaintToleration / NodeResourcesFit f
 node labels from MicrosoftDocs/azure-aks-docs articles/aks/use-labels.md; kubectl drain documentation;
 as of 2026-08-21.
 
-Failing example (vmSize changes, so the pool gets a new name)::
+Failing example (vmSize changes, so the pool gets a new name):
 
     spec:
       nodeSelector: {kubernetes.azure.com/agentpool: gpunp}
 
-Passing example::
+Passing example:
 
     spec:
       nodeSelector: {kubernetes.azure.com/accelerator: nvidia}

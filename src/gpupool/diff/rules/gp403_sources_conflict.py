@@ -1,8 +1,8 @@
 """GP403 sources-conflict: the change's classification rests on sources that disagree.
 
 What it checks: a changed field whose update/recreate classification is marked [CONFLICT] in gpupool's
-field table (``diff/data/mutability.yaml``): ``gpu.driver`` (Azure CLI 2.91.0 has ``--gpu-driver`` on
-``az aks nodepool update``; the AKS docs say the setting is fixed) and ``gpu.managed`` (AgentBaker calls the
+field table (`diff/data/mutability.yaml`): `gpu.driver` (Azure CLI 2.91.0 has `--gpu-driver` on
+`az aks nodepool update`; the AKS docs say the setting is fixed) and `gpu.managed` (AgentBaker calls the
 legacy managed-GPU tag mutable; the docs say fixed).
 
 Why: gpupool follows the newest primary source, the AKS documentation, and plans a new pool. The finding
@@ -11,15 +11,16 @@ would affect only nodes created afterwards).
 
 Fix: none needed; read the conflict and decide. Re-check the docs before relying on an in-place change.
 
-Source: aks-gpu-facts §5 (Immutability), §6.1, §8 and §13 question 2; MicrosoftDocs/azure-aks-docs
-articles/aks/aks-managed-gpu-nodes.md, use-nvidia-gpu.md; Azure CLI 2.91.0 acs/_params.py; as of 2026-08-21.
+Source: MicrosoftDocs/azure-aks-docs articles/aks/aks-managed-gpu-nodes.md (Immutability),
+use-nvidia-gpu.md; Azure CLI 2.91.0 acs/_params.py (`az aks nodepool update --gpu-driver`); Azure/AgentBaker
+(managed-GPU tag); as of 2026-08-21.
 
-Failing example (reported)::
+Failing example (reported):
 
     spec:
       gpu: {driver: None}     # CURRENT: Install
 
-Passing example (not reported)::
+Passing example (not reported):
 
     spec:
       gpu: {driver: Install}  # CURRENT: Install
@@ -27,6 +28,7 @@ Passing example (not reported)::
 
 from __future__ import annotations
 
+from gpupool.diff.spelling import spec_text
 from gpupool.findings import Severity
 
 ID = "GP403"
@@ -42,8 +44,8 @@ def check(ctx):
         yield ctx.finding(
             ID,
             SEVERITY,
-            f"{c.field} {c.before} -> {c.after} is planned as {c.action} per the AKS docs; sources disagree: "
-            f"{c.rule.conflict}",
+            f"{c.field} {spec_text(c.before)} -> {spec_text(c.after)} is planned as {c.action} per the "
+            f"AKS docs; sources disagree: {c.rule.conflict}",
             at=(c.field, c.field.split(".")[0]),
             field=c.field,
         )

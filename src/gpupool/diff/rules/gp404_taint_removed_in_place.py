@@ -1,7 +1,7 @@
 """GP404 taint-removed-in-place: a NoSchedule/NoExecute taint is removed from an existing GPU pool.
 
-What it checks: CURRENT has a ``NoSchedule`` or ``NoExecute`` taint that DESIRED drops, and the change is
-made in place (``az aks nodepool update --node-taints``).
+What it checks: CURRENT has a `NoSchedule` or `NoExecute` taint that DESIRED drops, and the change is
+made in place (`az aks nodepool update --node-taints`).
 
 Why: the taint is what keeps ordinary pods off expensive GPU nodes. Once it is gone, any pod the scheduler
 likes may land there (and keep the autoscaler from removing idle GPU nodes); nothing is evicted.
@@ -11,12 +11,12 @@ Fix: keep the taint, or give the non-GPU pools enough room and accept GPU nodes 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/use-nvidia-gpu.md (taint GPU pools),
 best-practices-gpu.md; Kubernetes "Taints and Tolerations"; as of 2026-08-21.
 
-Failing example (CURRENT: ``sku=gpu:NoSchedule``)::
+Failing example (CURRENT: `sku=gpu:NoSchedule`):
 
     spec:
       nodeTaints: []
 
-Passing example::
+Passing example:
 
     spec:
       nodeTaints: ["sku=gpu:NoSchedule"]

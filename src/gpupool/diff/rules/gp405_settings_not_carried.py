@@ -1,20 +1,20 @@
 """GP405 settings-not-carried: the new pool will not get settings gpupool does not model.
 
-What it checks: the change needs a new pool, CURRENT is ``az aks nodepool show`` JSON, and that JSON has
+What it checks: the change needs a new pool, CURRENT is `az aks nodepool show` JSON, and that JSON has
 settings the pool spec has no field for (OS disk size and type, subnets, upgrade settings, tags, kubelet
 or OS config, security profile, ...).
 
-Why: the runbook creates the new pool from DESIRED (``az aks nodepool add`` as ``gpupool render`` writes
+Why: the runbook creates the new pool from DESIRED (`az aks nodepool add` as `gpupool render` writes
 it). Settings outside the spec are left at their defaults on the new pool: a smaller OS disk, another
 subnet, default max-surge. They are listed so nothing is lost silently.
 
-Fix: add the matching ``az aks nodepool add`` options to the runbook's create step (``--node-osdisk-size``,
-``--node-osdisk-type``, ``--vnet-subnet-id``, ``--max-surge``, ``--tags``, ...) before running it.
+Fix: add the matching `az aks nodepool add` options to the runbook's create step (`--node-osdisk-size`,
+`--node-osdisk-type`, `--vnet-subnet-id`, `--max-surge`, `--tags`, ...) before running it.
 
 Source: Azure CLI 2.91.0 acs/_params.py ('aks nodepool add' options); azure-mgmt-containerservice AgentPool
 model; as of 2026-08-21.
 
-Failing example (CURRENT JSON)::
+Failing example (CURRENT JSON):
 
     {"name": "gpunp", "vmSize": "Standard_NC4as_T4_v3", "osDiskSizeGb": 256, ...}
 

@@ -7,20 +7,20 @@ Why: doctor never crashes on a partial view, but a rule cannot report what it co
 autoscaler or XID evidence; no logs: no driver evidence).
 
 Fix: depends on the cause. Forbidden (403): grant get/list on nodes, pods, daemonsets, events and
-configmaps and get on pods/log (a read-only ClusterRole such as ``view`` plus nodes), or collect the
+configmaps and get on pods/log (a read-only ClusterRole such as `view` plus nodes), or collect the
 snapshot with an account that can read them. Not found (404): the cluster does not serve that API; for
-``clusterpolicies.nvidia.com`` that means the GPU Operator is not installed, and there is nothing to grant.
+`clusterpolicies.nvidia.com` that means the GPU Operator is not installed, and there is nothing to grant.
 A server error (5xx): retry, and check the control plane if it persists. A timeout: retry with a larger
-``--timeout``. Logs skipped on NotReady nodes or past ``--log-budget``: read them by hand or raise the budget.
+`--timeout`. Logs skipped on NotReady nodes or past `--log-budget`: read them by hand or raise the budget.
 
 Source: Kubernetes API concepts, "Status" responses (403 Forbidden, 404 NotFound, 410 Gone/Expired, 5xx):
 https://kubernetes.io/docs/reference/using-api/api-concepts/ ; as of 2026-12-03.
 
-Failing example::
+Failing example:
 
     could not read events: forbidden (events is forbidden: User "viewer" cannot list resource "events" ...)
 
-Passing example::
+Passing example:
 
     # every read answered
 """

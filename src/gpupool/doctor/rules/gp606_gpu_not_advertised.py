@@ -2,22 +2,22 @@
 
 What it checks: GPU nodes without a GPU resource where the cause is none of GP601-GP605: a plugin pod runs
 but its logs are not available or say nothing known; a plugin DaemonSet should cover the node but has no pod
-there; or an AKS-managed GPU node (``kubernetes.azure.com/dcgm-exporter=enabled``, managementMode Managed),
-whose plugin is the host service ``nvidia-device-plugin.service`` (no DaemonSet needed or wanted).
+there; or an AKS-managed GPU node (`kubernetes.azure.com/dcgm-exporter=enabled`, managementMode Managed),
+whose plugin is the host service `nvidia-device-plugin.service` (no DaemonSet needed or wanted).
 
-Why: whatever the cause, pods requesting ``nvidia.com/gpu`` cannot land on the node, and the cluster
+Why: whatever the cause, pods requesting `nvidia.com/gpu` cannot land on the node, and the cluster
 autoscaler may treat it as unready (GP671).
 
-Fix: read the plugin's logs; on managed pools look at the ``UnhealthyNvidiaDevicePlugin`` condition and
+Fix: read the plugin's logs; on managed pools look at the `UnhealthyNvidiaDevicePlugin` condition and
 reimage or replace the node.
 
 Source: AKS docs aks-managed-gpu-nodes.md (host services, conditions), checked 2026-12-02.
 
-Failing example::
+Failing example:
 
     # managed pool node: UnhealthyNvidiaDevicePlugin=True, capacity without nvidia.com/gpu
 
-Passing example::
+Passing example:
 
     # managed pool node: capacity nvidia.com/gpu: "1", no device plugin DaemonSet (fine on managed pools)
 """

@@ -1,30 +1,30 @@
 """GP610 pending-gpu-pods: GPU pods kube-scheduler cannot place, why, and where they would land.
 
-What it checks: Pending pods that request a GPU resource and have a ``PodScheduled=False`` condition or a
-``FailedScheduling`` event. Per workload (owner) it shows the scheduler's FitError (every wording since 1.25:
-``untolerated taint {key: value}`` and ``untolerated taint(s)``, the preemption suffix, the 1.34+ DRA
-fragment), the cluster autoscaler's latest event (``TriggeredScaleUp``, ``NotTriggerScaleUp`` with its
-reasons such as ``max node group size reached``) and its status ConfigMap, and per AKS pool what simulate's
+What it checks: Pending pods that request a GPU resource and have a `PodScheduled=False` condition or a
+`FailedScheduling` event. Per workload (owner) it shows the scheduler's FitError (every wording since 1.25:
+`untolerated taint {key: value}` and `untolerated taint(s)`, the preemption suffix, the 1.34+ DRA
+fragment), the cluster autoscaler's latest event (`TriggeredScaleUp`, `NotTriggerScaleUp` with its
+reasons such as `max node group size reached`) and its status ConfigMap, and per AKS pool what simulate's
 scheduler filters say on the snapshot's real nodes with the running pods in place: which pool admits the pod
 (taints, selector) and what it lacks there.
 
-Why: ``kubectl describe pod`` gives a count of reasons over all nodes; it does not say which pool was meant or
+Why: `kubectl describe pod` gives a count of reasons over all nodes; it does not say which pool was meant or
 whether the autoscaler will help.
 
 Fix: the fix for the blocking reason: a toleration for the pool's taint, a selector that matches, a GPU
 resource name the nodes advertise, room (scale the pool, raise maxCount), or a working device plugin.
 
 Source: kube-scheduler framework/types.go FitError and plugin reasons; cluster-autoscaler
-eventing_scale_up_processor.go, skippedreasons.go, status ConfigMap (PR #6375); knowledge base
-scheduling-and-diagnosis.md sections 1-2; checked 2026-12-03.
+eventing_scale_up_processor.go, skippedreasons.go, status ConfigMap (PR #6375); kube-scheduler
+`FitError.Error()` (kubernetes/kubernetes pkg/scheduler/framework/types.go); checked 2026-12-03.
 
-Failing example::
+Failing example:
 
     0/3 nodes are available: 1 node(s) had untolerated taint {sku: gpu}, 2 Insufficient nvidia.com/gpu.
     preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims
     found for incoming pod.
 
-Passing example::
+Passing example:
 
     # the pod tolerates sku=gpu:NoSchedule and a node of pool gpunp has a free nvidia.com/gpu
 """

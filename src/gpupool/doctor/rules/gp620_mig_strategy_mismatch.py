@@ -1,25 +1,25 @@
 """GP620 mig-strategy-mismatch: a GPU pod asks for a resource name of the other MIG strategy.
 
-What it checks: Pending pods that request ``nvidia.com/mig-<profile>`` while the MIG nodes advertise their
-MIG devices as ``nvidia.com/gpu`` (strategy single: ``nvidia.com/mig.strategy=single``, or MIG capable nodes
-with ``nvidia.com/gpu`` and no ``nvidia.com/mig-*``), and pods that request ``nvidia.com/gpu`` while every
-MIG node advertises only ``nvidia.com/mig-*`` (strategy mixed, all GPUs partitioned).
+What it checks: Pending pods that request `nvidia.com/mig-<profile>` while the MIG nodes advertise their
+MIG devices as `nvidia.com/gpu` (strategy single: `nvidia.com/mig.strategy=single`, or MIG capable nodes
+with `nvidia.com/gpu` and no `nvidia.com/mig-*`), and pods that request `nvidia.com/gpu` while every
+MIG node advertises only `nvidia.com/mig-*` (strategy mixed, all GPUs partitioned).
 
-Why: with ``single`` each MIG device is an ``nvidia.com/gpu``; with ``mixed`` each profile has its own
-resource and ``nvidia.com/gpu`` counts only GPUs without MIG. The wrong name is ``Insufficient`` forever.
+Why: with `single` each MIG device is an `nvidia.com/gpu`; with `mixed` each profile has its own
+resource and `nvidia.com/gpu` counts only GPUs without MIG. The wrong name is `Insufficient` forever.
 
-Fix: request the name the nodes advertise: ``nvidia.com/gpu`` on single, ``nvidia.com/mig-<g>g.<mem>gb``
-on mixed (``gpupool plan`` prints it per pool).
+Fix: request the name the nodes advertise: `nvidia.com/gpu` on single, `nvidia.com/mig-<g>g.<mem>gb`
+on mixed (`gpupool plan` prints it per pool).
 
 Source: NVIDIA/k8s-device-plugin README "MIG strategies"; AKS docs gpu-multi-instance.md; NVIDIA/gpu-operator
 issues #637, #693; checked 2026-12-02.
 
-Failing example::
+Failing example:
 
     resources: {limits: {nvidia.com/mig-1g.10gb: 1}}
     # nodes: nvidia.com/gpu: 7, nvidia.com/mig.strategy=single
 
-Passing example::
+Passing example:
 
     resources: {limits: {nvidia.com/gpu: 1}}
 """

@@ -1,22 +1,22 @@
 """GP621 requested-gpu-name-unadvertised: a GPU pod requests a resource name no node advertises.
 
-What it checks: Pending pods that request an ``nvidia.com/*`` GPU resource (a MIG name such as
-``nvidia.com/mig-1g.10gb``, ``nvidia.com/gpu.shared``) that no node in the cluster has in its capacity, when
+What it checks: Pending pods that request an `nvidia.com/*` GPU resource (a MIG name such as
+`nvidia.com/mig-1g.10gb`, `nvidia.com/gpu.shared`) that no node in the cluster has in its capacity, when
 GP620 does not already explain it; the closest advertised names are suggested.
 
-Why: MIG device names depend on the GPU (A100 40GB ``1g.5gb``, A100 80GB and H100 ``1g.10gb``), the AKS
-doc once misspelt them (``nvidia.com/mig1g.5gb``), and ``.shared`` exists only with ``renameByDefault``.
+Why: MIG device names depend on the GPU (A100 40GB `1g.5gb`, A100 80GB and H100 `1g.10gb`), the AKS
+doc once misspelt them (`nvidia.com/mig1g.5gb`), and `.shared` exists only with `renameByDefault`.
 
-Fix: request a name from the nodes' capacity (``kubectl get nodes -o json | jq '.items[].status.capacity'``).
+Fix: request a name from the nodes' capacity (`kubectl get nodes -o json | jq '.items[].status.capacity'`).
 
-Source: AKS docs gpu-multi-instance.md; NVIDIA/k8s-device-plugin README (MIG, sharing); knowledge base
-aks-gpu-facts.md section 4.3; checked 2026-12-02.
+Source: AKS docs gpu-multi-instance.md; NVIDIA/k8s-device-plugin README (MIG, sharing); NVIDIA MIG user
+guide "Supported MIG Profiles"; NVIDIA/mig-parted; checked 2026-12-02.
 
-Failing example::
+Failing example:
 
     resources: {limits: {nvidia.com/mig-1g.5gb: 1}}   # nodes advertise nvidia.com/mig-1g.10gb: 7
 
-Passing example::
+Passing example:
 
     resources: {limits: {nvidia.com/mig-1g.10gb: 1}}
 """

@@ -1,22 +1,23 @@
 """GP622 mig-config-failed: the GPU Operator's MIG manager failed to apply the MIG configuration.
 
-What it checks: nodes labelled ``nvidia.com/mig.config.state=failed`` (set by the GPU Operator's MIG
-manager when ``nvidia.com/mig.config`` could not be applied).
+What it checks: nodes labelled `nvidia.com/mig.config.state=failed` (set by the GPU Operator's MIG
+manager when `nvidia.com/mig.config` could not be applied).
 
 Why: the GPUs keep their previous partitioning (or none); the MIG resources pods ask for never appear.
 
-Fix: read the ``nvidia-mig-manager`` pod's log on the node; check the profile exists for the GPU in the
-``mig-parted`` ConfigMap; GPUs must be idle (no pods, DCGM stopped) while being repartitioned.
+Fix: read the `nvidia-mig-manager` pod's log on the node; check the profile exists for the GPU in the
+`mig-parted` ConfigMap; GPUs must be idle (no pods, DCGM stopped) while being repartitioned.
 
-Source: NVIDIA/gpu-operator (MIG manager, labels ``nvidia.com/mig.config``, ``nvidia.com/mig.config.state``
-success|pending|rebooting|failed); knowledge base scheduling-and-diagnosis.md section 4.3; checked 2026-12-03.
+Source: NVIDIA/gpu-operator (MIG manager, labels `nvidia.com/mig.config`, `nvidia.com/mig.config.state`
+success|pending|rebooting|failed); NVIDIA/k8s-device-plugin
+docs/gpu-feature-discovery/README.md; checked 2026-12-03.
 
-Failing example::
+Failing example:
 
     nvidia.com/mig.config: all-1g.10gb
     nvidia.com/mig.config.state: failed
 
-Passing example::
+Passing example:
 
     nvidia.com/mig.config.state: success
 """

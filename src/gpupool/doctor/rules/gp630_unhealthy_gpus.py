@@ -1,22 +1,22 @@
 """GP630 unhealthy-gpus: nodes whose allocatable GPUs are fewer than their capacity.
 
-What it checks: for each GPU resource (``nvidia.com/gpu``, ``nvidia.com/mig-*``), allocatable below capacity.
+What it checks: for each GPU resource (`nvidia.com/gpu`, `nvidia.com/mig-*`), allocatable below capacity.
 
 Why: the device plugin marks a GPU unhealthy after a critical Xid (e.g. 79 "fallen off the bus", 48, 94) and
 reports it to the kubelet, which removes it from allocatable: it stays so until the plugin restarts. The node
 is billed for every GPU but schedules fewer.
 
-Fix: cordon the node and check the hardware (``nvidia-smi``, kernel log for Xid); reimage or redeploy the VM
-(``az vmss reimage``/delete the instance); restart the device plugin after a transient Xid.
+Fix: cordon the node and check the hardware (`nvidia-smi`, kernel log for Xid); reimage or redeploy the VM
+(`az vmss reimage`/delete the instance); restart the device plugin after a transient Xid.
 
 Source: NVIDIA/k8s-device-plugin health checks (issues #1014, #234, #2038); AKS docs gpu-health-monitoring.md;
 checked 2026-12-03.
 
-Failing example::
+Failing example:
 
     capacity: {nvidia.com/gpu: "8"}   allocatable: {nvidia.com/gpu: "7"}
 
-Passing example::
+Passing example:
 
     capacity: {nvidia.com/gpu: "8"}   allocatable: {nvidia.com/gpu: "8"}
 """

@@ -1,9 +1,9 @@
 """GP631 gpu-node-condition: AKS node-problem-detector reports a GPU problem on a node.
 
-What it checks: node conditions of the GPU types AKS's node-problem-detector sets, judged on ``type`` and
-``status`` (``True`` is the problem): ``GPUMissing``, ``XIDErrors``, ``NVLinkStatusInactive``,
-``IBLinkFlapping``, ``GPUClockThrottling`` and, on managed GPU pools, ``UnhealthyNvidiaDevicePlugin`` and
-``UnhealthyNvidiaDCGMServices``. Throttling and IB flapping are warnings; the rest errors.
+What it checks: node conditions of the GPU types AKS's node-problem-detector sets, judged on `type` and
+`status` (`True` is the problem): `GPUMissing`, `XIDErrors`, `NVLinkStatusInactive`,
+`IBLinkFlapping`, `GPUClockThrottling` and, on managed GPU pools, `UnhealthyNvidiaDevicePlugin` and
+`UnhealthyNvidiaDCGMServices`. Throttling and IB flapping are warnings; the rest errors.
 
 Why: these conditions are the node's own report of a failed or degraded GPU; NPD does not remediate.
 
@@ -12,11 +12,11 @@ Fix: cordon and drain the node, then reimage or redeploy it; check the VM's heal
 Source: AKS docs node-problem-detector.md, gpu-health-monitoring.md, aks-managed-gpu-nodes.md (checked
 2026-12-02); doctor/data/signals.yaml nodeConditions.
 
-Failing example::
+Failing example:
 
     {type: XIDErrors, status: "True", reason: XIDErrors, message: "XID errors present in kernel log"}
 
-Passing example::
+Passing example:
 
     {type: XIDErrors, status: "False", reason: NoXIDErrors}
 """

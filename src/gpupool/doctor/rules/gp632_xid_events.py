@@ -1,23 +1,23 @@
 """GP632 xid-events: events report NVIDIA Xid errors on a node.
 
-What it checks: events about a Node whose message names an Xid (``NVRM: Xid (PCI:...): 79, ...``, NPD's
-``XIDErrors`` events), other than the Xids the device plugin treats as application errors (13, 31, 43, 45,
+What it checks: events about a Node whose message names an Xid (`NVRM: Xid (PCI:...): 79, ...`, NPD's
+`XIDErrors` events), other than the Xids the device plugin treats as application errors (13, 31, 43, 45,
 68, 109).
 
 Why: Xid errors are the driver's report of GPU faults; critical ones (48 double-bit ECC, 79 fallen off the
 bus, 94/95 contained/uncontained ECC) make the GPU unusable until reset.
 
-Fix: cordon the node, check ``nvidia-smi -q`` and the kernel log; reimage or replace the VM for hardware Xids.
+Fix: cordon the node, check `nvidia-smi -q` and the kernel log; reimage or replace the VM for hardware Xids.
 
 Source: NVIDIA Xid catalog (docs.nvidia.com/deploy/xid-errors); NVIDIA/k8s-device-plugin (skipped Xids);
 AKS docs gpu-health-monitoring.md; checked 2026-12-03.
 
-Failing example::
+Failing example:
 
     Warning  XIDErrors  node/aks-ndv4-...-vmss000001
              NVRM: Xid (PCI:0001:00:00): 79, pid=0, GPU has fallen off the bus.
 
-Passing example::
+Passing example:
 
     # no Xid events (or only Xid 13/31/43: application faults)
 """

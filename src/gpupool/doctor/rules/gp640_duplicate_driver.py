@@ -1,25 +1,25 @@
 """GP640 duplicate-gpu-driver: the GPU Operator installs a driver on nodes where AKS already installed one.
 
-What it checks: GPU Operator driver pods (``nvidia-driver-daemonset``) on nodes of a pool whose
-``gpuProfile.driver`` is ``Install`` (nodepools.json; absent means Install), or whose driver log says the
-module is already loaded (``nvidia driver module is already loaded``, ``Could not unload NVIDIA driver
-kernel modules, driver is in use``).
+What it checks: GPU Operator driver pods (`nvidia-driver-daemonset`) on nodes of a pool whose
+`gpuProfile.driver` is `Install` (nodepools.json; absent means Install), or whose driver log says the
+module is already loaded (`nvidia driver module is already loaded`, `Could not unload NVIDIA driver
+kernel modules, driver is in use`).
 
-Why: AKS pools install the driver unless created with ``--gpu-driver None``; the Operator's driver container
+Why: AKS pools install the driver unless created with `--gpu-driver None`; the Operator's driver container
 then crash-loops or its requested version is ignored.
 
-Fix: recreate the pool with ``--gpu-driver None`` for the Operator to own the driver, or install the
-Operator with ``driver.enabled=false`` (NVIDIA's AKS page: also ``toolkit.enabled=false``,
-``operator.runtimeClass=nvidia-container-runtime``).
+Fix: recreate the pool with `--gpu-driver None` for the Operator to own the driver, or install the
+Operator with `driver.enabled=false` (NVIDIA's AKS page: also `toolkit.enabled=false`,
+`operator.runtimeClass=nvidia-container-runtime`).
 
 Source: AKS docs nvidia-gpu-operator.md; NVIDIA cloud-native-docs gpu-operator/microsoft-aks.rst;
 NVIDIA/gpu-operator issues #525, #367; checked 2026-12-02.
 
-Failing example::
+Failing example:
 
     # pool gpunp gpuProfile.driver Install + pod gpu-operator/nvidia-driver-daemonset-abcde on its node
 
-Passing example::
+Passing example:
 
     # pool created with --gpu-driver None, or the Operator installed with driver.enabled=false
 """

@@ -11,12 +11,12 @@ Operator remove the hand-deployed plugin (or set the Operator's devicePlugin.ena
 
 Source: AKS docs best-practices-ml-ops.md, aks-managed-gpu-nodes.md; checked 2026-12-02.
 
-Failing example::
+Failing example:
 
     # node aks-gpunp-...: pods gpu-resources/nvidia-device-plugin-daemonset-abc12 and
     # gpu-operator/nvidia-device-plugin-daemonset-def34
 
-Passing example::
+Passing example:
 
     # one device plugin pod per GPU node (none on managed GPU nodes)
 """

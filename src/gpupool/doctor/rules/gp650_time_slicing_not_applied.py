@@ -1,29 +1,29 @@
 """GP650 time-slicing-not-applied: a time-slicing config exists, but the nodes advertise physical GPUs only.
 
 What it checks: device plugin configs in ConfigMaps (kube-system and the GPU stack's namespaces) with
-``sharing.timeSlicing.resources[].replicas`` >= 2, and the GPU nodes they should apply to (the key the node's
-``nvidia.com/device-plugin.config`` label names, else a ConfigMap's only time-slicing key) whose advertised
-``nvidia.com/gpu`` still equals the physical GPUs (VM size, or ``nvidia.com/gpu.count``) with no
-``nvidia.com/gpu.shared`` and no ``nvidia.com/gpu.replicas`` > 1 label.
+`sharing.timeSlicing.resources[].replicas` >= 2, and the GPU nodes they should apply to (the key the node's
+`nvidia.com/device-plugin.config` label names, else a ConfigMap's only time-slicing key) whose advertised
+`nvidia.com/gpu` still equals the physical GPUs (VM size, or `nvidia.com/gpu.count`) with no
+`nvidia.com/gpu.shared` and no `nvidia.com/gpu.replicas` > 1 label.
 
-Why: the plugin reads the config only when its ``config.name``/``config.default`` (Helm or the Operator's
-``devicePlugin.config``) point at it, or the node label selects the key; options placed under ``flags:``
-instead of ``sharing.timeSlicing`` are ignored. The pods then share nothing and queue for whole GPUs.
+Why: the plugin reads the config only when its `config.name`/`config.default` (Helm or the Operator's
+`devicePlugin.config`) point at it, or the node label selects the key; options placed under `flags:`
+instead of `sharing.timeSlicing` are ignored. The pods then share nothing and queue for whole GPUs.
 
-Fix: point the plugin at the ConfigMap and key (Helm ``config.name``/``config.default``; Operator
-``devicePlugin.config.name``/``default``) or label the nodes ``nvidia.com/device-plugin.config=<key>``, then
+Fix: point the plugin at the ConfigMap and key (Helm `config.name`/`config.default`; Operator
+`devicePlugin.config.name`/`default`) or label the nodes `nvidia.com/device-plugin.config=<key>`, then
 restart the plugin pods.
 
 Source: NVIDIA/k8s-device-plugin README "Shared Access to GPUs" (advertised = devices x replicas;
 renameByDefault -> .shared); issues #1433, #990, #615; checked 2026-12-03.
 
-Failing example::
+Failing example:
 
     data:
       any: '{"version":"v1","sharing":{"timeSlicing":{"resources":[{"name":"nvidia.com/gpu","replicas":4}]}}}'
     # node: capacity nvidia.com/gpu: "1", nvidia.com/gpu.count=1
 
-Passing example::
+Passing example:
 
     # node: capacity nvidia.com/gpu: "4", nvidia.com/gpu.replicas=4
 """

@@ -1,22 +1,22 @@
 """GP651 no-dcgm-exporter: no DCGM exporter runs for the self-managed GPU nodes (no GPU metrics).
 
 What it checks: GPU nodes of pools that are not AKS-managed, in a cluster with no DCGM exporter DaemonSet or
-pod (``dcgm-exporter`` by name or image). Managed GPU pools run DCGM and its exporter as host services.
+pod (`dcgm-exporter` by name or image). Managed GPU pools run DCGM and its exporter as host services.
 
 Why: without DCGM there are no GPU utilisation, memory, temperature or Xid metrics: idle or failing GPUs go
 unnoticed.
 
-Fix: ``helm install dcgm-exporter gpu-helm-charts/dcgm-exporter`` with tolerations for the GPU pools'
+Fix: `helm install dcgm-exporter gpu-helm-charts/dcgm-exporter` with tolerations for the GPU pools'
 taints, or enable it in the GPU Operator; AKS Managed Prometheus scrapes it.
 
 Source: AKS docs monitor-gpu-metrics.md, aks-managed-gpu-nodes.md; NVIDIA/dcgm-exporter README; checked
 2026-12-02.
 
-Failing example::
+Failing example:
 
     # pool gpunp (self-managed plugin), no dcgm-exporter DaemonSet
 
-Passing example::
+Passing example:
 
     # DaemonSet gpu-resources/dcgm-exporter tolerating sku=gpu:NoSchedule, one pod per GPU node
 """

@@ -1,20 +1,20 @@
 """GP652 dcgm-exporter-misses-nodes: the DCGM exporter DaemonSet does not reach some GPU nodes.
 
 What it checks: self-managed GPU nodes without a DCGM exporter pod when a DCGM exporter DaemonSet exists,
-with the reason: a taint it does not tolerate (``sku=gpu``, the Spot taint) or a selector that does not match.
+with the reason: a taint it does not tolerate (`sku=gpu`, the Spot taint) or a selector that does not match.
 
 Why: those nodes' GPUs have no metrics; dashboards and alerts silently cover only part of the fleet.
 
-Fix: add the printed tolerations, or fix the selector (e.g. ``kubernetes.azure.com/accelerator: nvidia``).
+Fix: add the printed tolerations, or fix the selector (e.g. `kubernetes.azure.com/accelerator: nvidia`).
 
-Source: AKS docs monitor-gpu-metrics.md (exporter with nodeSelector ``accelerator: nvidia`` and the
-``sku=gpu`` toleration); NVIDIA/dcgm-exporter deployment values; checked 2026-12-02.
+Source: AKS docs monitor-gpu-metrics.md (exporter with nodeSelector `accelerator: nvidia` and the
+`sku=gpu` toleration); NVIDIA/dcgm-exporter deployment values; checked 2026-12-02.
 
-Failing example::
+Failing example:
 
     # dcgm-exporter tolerates sku=gpu; Spot pool nodes carry kubernetes.azure.com/scalesetpriority=spot
 
-Passing example::
+Passing example:
 
     # one dcgm-exporter pod on every self-managed GPU node
 """

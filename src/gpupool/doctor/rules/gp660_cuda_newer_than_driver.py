@@ -1,27 +1,27 @@
 """GP660 cuda-newer-than-driver: a GPU container's CUDA needs a newer driver than its node has.
 
 What it checks: containers of pods on GPU nodes (or requesting a GPU) whose CUDA version (the image's
-``NVIDIA_REQUIRE_CUDA`` env, a ``cuda:X.Y`` tag or a ``-cudaX.Y`` tag part) is not supported by the node's
-driver (GFD label ``nvidia.com/cuda.driver-version.full`` or the older ``nvidia.com/cuda.driver.*``; without
+`NVIDIA_REQUIRE_CUDA` env, a `cuda:X.Y` tag or a `-cudaX.Y` tag part) is not supported by the node's
+driver (GFD label `nvidia.com/cuda.driver-version.full` or the older `nvidia.com/cuda.driver.*`; without
 GFD, the driver AKS installs for the VM size per the catalog, reported as a warning), per
-NVIDIA's compatibility table in the catalog; and the container toolkit's own refusal, ``unsatisfied
-condition: cuda>=X.Y``, in a container's state or the pod's events.
+NVIDIA's compatibility table in the catalog; and the container toolkit's own refusal, `unsatisfied
+condition: cuda>=X.Y`, in a container's state or the pod's events.
 
-Why: the CUDA runtime fails with ``CUDA driver version is insufficient for CUDA runtime version`` or the
-container never starts (``nvidia-container-cli: requirement error``).
+Why: the CUDA runtime fails with `CUDA driver version is insufficient for CUDA runtime version` or the
+container never starts (`nvidia-container-cli: requirement error`).
 
 Fix: use an image built for an older CUDA, or move to nodes with a newer driver (a newer AKS node image,
-or the GPU Operator's driver on a ``--gpu-driver None`` pool).
+or the GPU Operator's driver on a `--gpu-driver None` pool).
 
 Source: NVIDIA CUDA compatibility (minor version compatibility; toolkit release notes table 3) in
 catalog/data/cuda.yaml; Azure/AKS#3994, #3454; checked 2026-12-02.
 
-Failing example::
+Failing example:
 
     image: nvcr.io/nvidia/cuda:13.1.0-runtime-ubuntu24.04
     # node label nvidia.com/cuda.driver-version.full=570.211.01
 
-Passing example::
+Passing example:
 
     image: nvcr.io/nvidia/cuda:12.8.0-runtime-ubuntu24.04
 """

@@ -6,17 +6,17 @@ hourly cost from simulate's price table (the Spot price for Spot nodes).
 Why: GPU VMs are billed by the hour whether or not a pod uses the GPU. Idle nodes come from a minCount or
 node count above the need, from pods that cannot reach the pool, or from a scale-down blocked by system pods.
 
-Fix: scale the pool down (``az aks nodepool scale`` / lower ``--min-count``), or fix the workloads that should
+Fix: scale the pool down (`az aks nodepool scale` / lower `--min-count`), or fix the workloads that should
 run there (GP610 says why they don't).
 
 Source: gpupool simulate's price table (simulate/data/prices.yaml, recalled estimates unless
-``--fetch-prices``); as of 2026-08-21.
+`--fetch-prices`); as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     # pool gpunp: 3 Ready nodes with nvidia.com/gpu 1, one training pod -> 2 idle, 2 x 0.526 USD/h
 
-Passing example::
+Passing example:
 
     # every GPU node runs a pod that requests nvidia.com/gpu
 """

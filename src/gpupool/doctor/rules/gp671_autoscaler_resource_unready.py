@@ -1,9 +1,9 @@
 """GP671 autoscaler-resource-unready: GPU-labelled nodes without GPU capacity block the cluster autoscaler.
 
 What it checks: with the cluster autoscaler in use (an autoscaled pool in nodepools.json, or the
-``kube-system/cluster-autoscaler-status`` ConfigMap), Ready nodes labelled
-``kubernetes.azure.com/accelerator`` whose allocatable ``nvidia.com/gpu`` is 0 or missing; the status
-ConfigMap's ``resourceUnready`` count is shown when present.
+`kube-system/cluster-autoscaler-status` ConfigMap), Ready nodes labelled
+`kubernetes.azure.com/accelerator` whose allocatable `nvidia.com/gpu` is 0 or missing; the status
+ConfigMap's `resourceUnready` count is shown when present.
 
 Why: the autoscaler's GPU processor counts such a node as ResourceUnready ("the device driver failing to
 install a new resource"). For 15 minutes after the node's creation (MaxNodeStartupTime) it counts as still
@@ -14,23 +14,23 @@ cluster stop every scale-up. From cluster-autoscaler 1.35 (on AKS its minor foll
 Kubernetes minor), such a node in a pool the autoscaler does not manage aborts scale-up for every pool in
 the cluster: the quota tracker asks each node's GPU count and has no template for it
 (kubernetes/autoscaler#10301, AKS 1.35.7); up to 1.34 that path runs only with a GPU resource limit, not set
-on AKS. MIG-mixed and renamed time-sliced nodes advertise no ``nvidia.com/gpu`` either and hit the same
+on AKS. MIG-mixed and renamed time-sliced nodes advertise no `nvidia.com/gpu` either and hit the same
 check.
 
-Fix: make the device plugin advertise ``nvidia.com/gpu`` on those nodes (GP601-GP606), or remove the unused
-GPU pool; for MIG-mixed/``.shared`` pools keep them out of autoscaling.
+Fix: make the device plugin advertise `nvidia.com/gpu` on those nodes (GP601-GP606), or remove the unused
+GPU pool; for MIG-mixed/`.shared` pools keep them out of autoscaling.
 
 Source: kubernetes/autoscaler processors/customresources/gpu_processor.go, clusterstate/clusterstate.go
 (MaxNodeStartupTime, IsClusterHealthy), resourcequotas/usage.go (cluster-autoscaler-1.35.0),
 core/scaleup/resource/manager.go (cluster-autoscaler-1.31.0), FAQ ("resourceUnready"), issues #10301,
 #8095, #7050; checked against the real CA 1.31.5's answers; 2026-12-03.
 
-Failing example::
+Failing example:
 
     # autoscaled cluster; node aks-gpunp-...: kubernetes.azure.com/accelerator=nvidia,
     # allocatable without nvidia.com/gpu
 
-Passing example::
+Passing example:
 
     # the same node with allocatable nvidia.com/gpu: "1"
 """

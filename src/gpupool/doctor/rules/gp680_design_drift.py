@@ -1,28 +1,28 @@
-"""GP680 design-drift: the nodes of a pool differ from the pool's design (``--pool SPEC``).
+"""GP680 design-drift: the nodes of a pool differ from the pool's design (`--pool SPEC`).
 
-What it checks: with ``--pool SPEC...``, for each designed pool that has nodes in the cluster (matched by
-``kubernetes.azure.com/agentpool``): the VM size, the ``NoSchedule``/``NoExecute`` taints (the spec's plus
-the Spot taint AKS adds; the node lifecycle taints ``node.kubernetes.io/*`` are left out) and the GPU
-resources each node advertises, against what ``gpupool plan`` says the design gives
-(:func:`gpupool.design.node.advertised`, the one implementation plan and simulate use). Nodes that advertise
+What it checks: with `--pool SPEC...`, for each designed pool that has nodes in the cluster (matched by
+`kubernetes.azure.com/agentpool`): the VM size, the `NoSchedule`/`NoExecute` taints (the spec's plus
+the Spot taint AKS adds; the node lifecycle taints `node.kubernetes.io/*` are left out) and the GPU
+resources each node advertises, against what `gpupool plan` says the design gives
+(`gpupool.design.node.advertised`, the one implementation plan and simulate use). Nodes that advertise
 no GPU at all are left to GP601-GP606, which say why. A designed pool without nodes is reported as info.
 
 Why: the cluster drifts from the design (a pool recreated by hand, a taint changed in place, a MIG strategy
 or time-slicing config that did not apply); the design's checks and simulation then say nothing about
 the cluster that runs.
 
-Fix: bring the pool back to the design (``gpupool diff`` prints the commands and whether a new pool is
+Fix: bring the pool back to the design (`gpupool diff` prints the commands and whether a new pool is
 needed), or update the design to what runs.
 
 Source: gpupool plan (advertised resources per pool: MIG strategy, instance profile, time-slicing, from
 catalog/data/gpus.yaml and the device plugin README); as of 2026-12-03.
 
-Failing example::
+Failing example:
 
     # spec: vmSize Standard_NC24ads_A100_v4, gpu.instanceProfile MIG1g, migStrategy Mixed
     # node: capacity nvidia.com/gpu: "1" (MIG not applied)
 
-Passing example::
+Passing example:
 
     # node: capacity nvidia.com/mig-1g.10gb: "7"
 """

@@ -2,19 +2,19 @@
 
 What it checks
   Every input file must parse. The finding names the file, the line where the parser stopped, and what it
-  found there (for example ``invalid YAML: mapping values are not allowed here``). Documents before the
+  found there (for example `invalid YAML: mapping values are not allowed here`). Documents before the
   broken one are still linted; linting goes on with the other files.
 
   Also reported here: files over 32 MiB, documents that expand to over a million nodes through YAML
   aliases (a "billion laughs" alias bomb, refused before it is expanded), and nesting deeper than 200 levels.
 
 Why
-  ``kubectl apply`` refuses the whole file; a CI step that skips it silently lets a broken manifest through.
+  `kubectl apply` refuses the whole file; a CI step that skips it silently lets a broken manifest through.
 
 Fix
-  Correct the YAML at the line shown (indentation and ``key: value`` spacing are the usual causes).
+  Correct the YAML at the line shown (indentation and `key: value` spacing are the usual causes).
 
-Failing example::
+Failing example:
 
     apiVersion: v1
     kind: Pod
@@ -22,7 +22,7 @@ Failing example::
       name: broken
      labels: {app: x}        # wrong indentation
 
-Passing example::
+Passing example:
 
     apiVersion: v1
     kind: Pod

@@ -1,23 +1,23 @@
 """GP201 unknown-field: a field that the Kubernetes schema of this kind does not have.
 
 What it checks
-  Strict schema validation (the default; ``--no-strict`` turns it off): every field must exist in the
+  Strict schema validation (the default; `--no-strict` turns it off): every field must exist in the
   Kubernetes OpenAPI schema of the object's kind and API version, for the Kubernetes version selected with
-  ``-k`` (default: the newest bundled). The message names the field and the closest known one, e.g.
-  ``spec.containers[0]: unknown field "resource" (did you mean "resources"?)``.
+  `-k` (default: the newest bundled). The message names the field and the closest known one, e.g.
+  `spec.containers[0]: unknown field "resource" (did you mean "resources"?)`.
 
 Why
   The API server drops unknown fields (or, with server-side field validation, rejects the object). A misspelt
-  ``resources:`` means the GPU request silently disappears and the pod lands on a CPU node.
+  `resources:` means the GPU request silently disappears and the pod lands on a CPU node.
 
 Fix
   Rename the field as suggested, or move it to the level where it belongs.
 
 Source
-  Schemas: the kubernetes-validate bundle (``v1.NN.0-local-strict``), generated from the Kubernetes OpenAPI
+  Schemas: the kubernetes-validate bundle (`v1.NN.0-local-strict`), generated from the Kubernetes OpenAPI
   specification of each release.
 
-Failing example::
+Failing example:
 
     apiVersion: v1
     kind: Pod
@@ -29,7 +29,7 @@ Failing example::
         resource:
           limits: {nvidia.com/gpu: 1}
 
-Passing example::
+Passing example:
 
     apiVersion: v1
     kind: Pod

@@ -1,17 +1,17 @@
 """GP202 wrong-type: a value of the wrong type for its field.
 
 What it checks
-  Schema validation: a string where an integer is expected (``replicas: "2"``), a mapping where a list is
+  Schema validation: a string where an integer is expected (`replicas: "2"`), a mapping where a list is
   expected, a boolean quantity, and so on. The message gives the field, the expected and the actual type.
 
 Why
-  The API server rejects the object (``cannot unmarshal string into Go struct field``).
+  The API server rejects the object (`cannot unmarshal string into Go struct field`).
 
 Fix
   Write the value with the type shown; quote strings that YAML would read as numbers or booleans, and
   unquote numbers in integer fields.
 
-Failing example::
+Failing example:
 
     apiVersion: apps/v1
     kind: Deployment
@@ -23,7 +23,7 @@ Failing example::
         metadata: {labels: {app: web}}
         spec: {containers: [{name: web, image: nginx}]}
 
-Passing example: the same with ``replicas: 2``.
+Passing example: the same with `replicas: 2`.
 """
 
 from gpupool.findings import Severity

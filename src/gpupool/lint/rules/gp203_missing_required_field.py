@@ -1,9 +1,9 @@
 """GP203 missing-required-field: a field the schema (or the API server) requires is missing.
 
 What it checks
-  Schema ``required`` fields (a container without ``name``, a Deployment without ``selector``), and
-  ``metadata.name`` (or ``generateName``), which the API server requires of every object
-  (``metadata.name: Required value: name or generateName is required``).
+  Schema `required` fields (a container without `name`, a Deployment without `selector`), and
+  `metadata.name` (or `generateName`), which the API server requires of every object
+  (`metadata.name: Required value: name or generateName is required`).
 
 Why
   The API server rejects the object.
@@ -11,7 +11,7 @@ Why
 Fix
   Add the field named in the message.
 
-Failing example::
+Failing example:
 
     apiVersion: v1
     kind: Pod
@@ -20,7 +20,7 @@ Failing example::
       containers:
       - image: nginx
 
-Passing example: the same container with ``name: web``.
+Passing example: the same container with `name: web`.
 """
 
 from gpupool.findings import Severity

@@ -1,7 +1,7 @@
 """GP204 invalid-value: a value the schema does not allow (enum, pattern, range, ...).
 
 What it checks
-  Schema constraints other than types and fields: ``enum`` (``kind: pod`` is not ``Pod``), ``oneOf``,
+  Schema constraints other than types and fields: `enum` (`kind: pod` is not `Pod`), `oneOf`,
   minimum/maximum, patterns. The message quotes the value and, for enums, the allowed values and the
   closest one.
 
@@ -11,14 +11,14 @@ Why
 Fix
   Use one of the values listed.
 
-Failing example::
+Failing example:
 
     apiVersion: v1
     kind: pod
     metadata: {name: p}
     spec: {containers: [{name: c, image: nginx}]}
 
-Passing example: the same with ``kind: Pod``.
+Passing example: the same with `kind: Pod`.
 """
 
 from gpupool.findings import Severity

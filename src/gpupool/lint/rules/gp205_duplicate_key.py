@@ -6,13 +6,13 @@ What it checks
   The finding points at the second occurrence and names the line of the first.
 
 Why
-  What you reviewed is not what gets applied: the first ``resources:`` block of a container disappears
+  What you reviewed is not what gets applied: the first `resources:` block of a container disappears
   without a word in one tool and fails in another.
 
 Fix
   Merge the two entries into one.
 
-Failing example::
+Failing example:
 
     apiVersion: v1
     kind: Pod
@@ -23,7 +23,7 @@ Failing example::
         image: nginx
         image: nginx:1.27
 
-Passing example: keep one ``image:``.
+Passing example: keep one `image:`.
 """
 
 from gpupool.findings import Severity

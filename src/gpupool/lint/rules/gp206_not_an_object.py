@@ -1,21 +1,21 @@
 """GP206 not-a-kubernetes-object: a document that is not a Kubernetes object.
 
 What it checks
-  Every non-empty document must be a mapping with string ``apiVersion`` and ``kind``. A list, a bare string
-  or a mapping without ``kind`` cannot be applied. (Empty documents, e.g. between two ``---``, are fine.)
+  Every non-empty document must be a mapping with string `apiVersion` and `kind`. A list, a bare string
+  or a mapping without `kind` cannot be applied. (Empty documents, e.g. between two `---`, are fine.)
 
 Why
-  ``kubectl apply`` fails with ``Object 'Kind' is missing``.
+  `kubectl apply` fails with `Object 'Kind' is missing`.
 
 Fix
-  Add ``apiVersion`` and ``kind``, or remove the stray document.
+  Add `apiVersion` and `kind`, or remove the stray document.
 
-Failing example::
+Failing example:
 
     metadata: {name: p}
     spec: {containers: [{name: c, image: nginx}]}
 
-Passing example::
+Passing example:
 
     apiVersion: v1
     kind: Pod

@@ -1,27 +1,27 @@
 """GP212 invalid-quantity: a resource request or limit that is not a Kubernetes quantity.
 
 What it checks
-  Every value under ``resources.requests`` and ``resources.limits`` of a pod template's containers must be a
-  quantity: a number with an optional suffix (``500m``, ``2``, ``16Gi``, ``1e3``). The schema only says
-  "string or number", so ``cpu: "2 cores"`` or ``nvidia.com/gpu: one`` pass every schema validator; the API
+  Every value under `resources.requests` and `resources.limits` of a pod template's containers must be a
+  quantity: a number with an optional suffix (`500m`, `2`, `16Gi`, `1e3`). The schema only says
+  "string or number", so `cpu: "2 cores"` or `nvidia.com/gpu: one` pass every schema validator; the API
   server's decoder then refuses the whole object with the message mirrored here.
 
-  A value holding a ``$VAR`` / ``${VAR}`` placeholder (a template not yet through ``envsubst``) is the same
+  A value holding a `$VAR` / `${VAR}` placeholder (a template not yet through `envsubst`) is the same
   error, but one finding per object names them all (at the first field), not one per field.
 
 Source
-  k8s.io/apimachinery/pkg/api/resource ``ParseQuantity`` (``quantities must match the regular expression
-  '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'``).
+  k8s.io/apimachinery/pkg/api/resource `ParseQuantity` (`quantities must match the regular expression
+  '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`).
 
 Fix
   Write a number with a valid suffix.
 
-Failing example::
+Failing example:
 
     resources:
       limits: {cpu: "2 cores", nvidia.com/gpu: one}
 
-Passing example::
+Passing example:
 
     resources:
       limits: {cpu: "2", nvidia.com/gpu: 1}

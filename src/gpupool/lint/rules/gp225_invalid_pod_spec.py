@@ -1,28 +1,28 @@
 """GP225 invalid-pod-spec: volumes, restartPolicy for the kind, dnsPolicy or pod securityContext refused.
 
 What it checks
-  Volumes: RFC 1123 label names, unique, exactly one volume source. ``restartPolicy``: Always, OnFailure or
+  Volumes: RFC 1123 label names, unique, exactly one volume source. `restartPolicy`: Always, OnFailure or
   Never for a Pod; only Always in a Deployment, ReplicaSet, StatefulSet or DaemonSet template; OnFailure
-  or Never in a Job's (the default Always is refused, so a Job template must set it). ``dnsPolicy``:
-  ClusterFirstWithHostNet, ClusterFirst, Default or None (None needs ``dnsConfig``). ``hostname`` and
-  ``subdomain`` are RFC 1123 labels, ``serviceAccountName`` a subdomain, pod securityContext IDs
+  or Never in a Job's (the default Always is refused, so a Job template must set it). `dnsPolicy`:
+  ClusterFirstWithHostNet, ClusterFirst, Default or None (None needs `dnsConfig`). `hostname` and
+  `subdomain` are RFC 1123 labels, `serviceAccountName` a subdomain, pod securityContext IDs
   0-2147483647. A negative terminationGracePeriodSeconds is accepted (the server sets it to 1).
 
 Why
-  Schemas cannot express these rules, so kubeconform and the schema check pass the object, but ``kubectl
-  apply`` fails with ``is invalid: <field>: ...``; for a workload nothing runs. The finding names the field
-  as the API server does (``spec.template.spec.restartPolicy``).
+  Schemas cannot express these rules, so kubeconform and the schema check pass the object, but `kubectl
+  apply` fails with `is invalid: <field>: ...`; for a workload nothing runs. The finding names the field
+  as the API server does (`spec.template.spec.restartPolicy`).
 
 Source
-  kubernetes/kubernetes ``pkg/apis/core/validation/validation.go`` (ValidatePodSpec, validateRestartPolicy,
-  validateDNSPolicy, ValidateVolumes), ``pkg/apis/apps/validation``, ``pkg/apis/batch/validation``;
+  kubernetes/kubernetes `pkg/apis/core/validation/validation.go` (ValidatePodSpec, validateRestartPolicy,
+  validateDNSPolicy, ValidateVolumes), `pkg/apis/apps/validation`, `pkg/apis/batch/validation`;
   checked against a
   kube-apiserver v1.36 under server-side dry run, 2026-12-03.
 
 Fix
   Use a value the finding lists as supported.
 
-Failing example::
+Failing example:
 
     kind: Job
     spec:
@@ -30,7 +30,7 @@ Failing example::
         spec:
           containers: [{name: c, image: busybox}]
 
-Passing example::
+Passing example:
 
     kind: Job
     spec:

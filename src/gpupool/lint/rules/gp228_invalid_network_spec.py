@@ -5,16 +5,16 @@ What it checks
   (required and unique when there are several); targetPort a port number or an IANA port name; no
   nodePort on a ClusterIP Service; clusterIPs valid IP addresses (or None); selector values label values.
   Ingress: pathType Exact, Prefix or ImplementationSpecific (Exact and Prefix paths absolute), hosts DNS
-  names (a leading ``*.`` allowed). NetworkPolicy: ipBlock CIDRs, port protocols, policyTypes.
+  names (a leading `*.` allowed). NetworkPolicy: ipBlock CIDRs, port protocols, policyTypes.
 
 Why
-  Schemas cannot express these rules, so kubeconform and the schema check pass the object, but ``kubectl
-  apply`` fails with ``is invalid: <field>: ...``; for a workload nothing runs. The finding names the field
-  as the API server does (``spec.ports[0].name``).
+  Schemas cannot express these rules, so kubeconform and the schema check pass the object, but `kubectl
+  apply` fails with `is invalid: <field>: ...`; for a workload nothing runs. The finding names the field
+  as the API server does (`spec.ports[0].name`).
 
 Source
-  kubernetes/kubernetes ``pkg/apis/core/validation/validation.go`` ValidateService,
-  ``pkg/apis/networking/validation``
+  kubernetes/kubernetes `pkg/apis/core/validation/validation.go` ValidateService,
+  `pkg/apis/networking/validation`
   (ValidateIngressSpec, ValidateNetworkPolicySpec); checked against a kube-apiserver v1.36 under server-
   side dry
   run, 2026-12-03.
@@ -22,7 +22,7 @@ Source
 Fix
   Fix the field the finding names.
 
-Failing example::
+Failing example:
 
     kind: Service
     spec:
@@ -30,7 +30,7 @@ Failing example::
       - name: HTTP_Port
         port: 80
 
-Passing example::
+Passing example:
 
     kind: Service
     spec:

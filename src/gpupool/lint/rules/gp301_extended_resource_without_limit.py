@@ -1,29 +1,29 @@
-"""GP301 extended-resource-without-limit: a GPU (or other extended resource) under ``requests`` only.
+"""GP301 extended-resource-without-limit: a GPU (or other extended resource) under `requests` only.
 
 What it checks
   For every container of a pod template (Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob,
-  ReplicationController): each extended resource (a domain-prefixed name outside ``kubernetes.io/``, such as
-  ``nvidia.com/gpu``, ``nvidia.com/mig-1g.10gb``, ``amd.com/gpu``) that appears under ``requests`` must also
-  appear under ``limits``. No schema says so; the API server checks it by hand and rejects the pod with the
+  ReplicationController): each extended resource (a domain-prefixed name outside `kubernetes.io/`, such as
+  `nvidia.com/gpu`, `nvidia.com/mig-1g.10gb`, `amd.com/gpu`) that appears under `requests` must also
+  appear under `limits`. No schema says so; the API server checks it by hand and rejects the pod with the
   words mirrored here.
 
 Why
-  ``kubectl apply`` of a Pod fails; for a Deployment the ReplicaSet never creates pods, and the error only
-  shows up in the ReplicaSet's events (``FailedCreate``).
+  `kubectl apply` of a Pod fails; for a Deployment the ReplicaSet never creates pods, and the error only
+  shows up in the ReplicaSet's events (`FailedCreate`).
 
 Source
-  kubernetes/kubernetes ``pkg/apis/core/validation/validation.go`` ``ValidateResourceRequirements``
+  kubernetes/kubernetes `pkg/apis/core/validation/validation.go` `ValidateResourceRequirements`
   (extended resources are not overcommitable; kubernetes/kubernetes#57170).
 
 Fix
-  Put the GPU under ``limits`` (a limit alone also sets the request).
+  Put the GPU under `limits` (a limit alone also sets the request).
 
-Failing example::
+Failing example:
 
     resources:
       requests: {nvidia.com/gpu: 1}
 
-Passing example::
+Passing example:
 
     resources:
       limits: {nvidia.com/gpu: 1}

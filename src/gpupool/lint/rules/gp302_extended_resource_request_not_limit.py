@@ -1,24 +1,24 @@
 """GP302 extended-resource-request-not-limit: a GPU request that differs from its limit.
 
 What it checks
-  For every container of a pod template: when an extended resource (``nvidia.com/gpu``, MIG names,
-  ``amd.com/gpu``, ...) has both a request and a limit, they must be equal. GPUs cannot be overcommitted, so
-  the API server rejects ``requests: 1`` with ``limits: 2`` (and the reverse).
+  For every container of a pod template: when an extended resource (`nvidia.com/gpu`, MIG names,
+  `amd.com/gpu`, ...) has both a request and a limit, they must be equal. GPUs cannot be overcommitted, so
+  the API server rejects `requests: 1` with `limits: 2` (and the reverse).
 
 Source
-  kubernetes/kubernetes ``pkg/apis/core/validation/validation.go`` ``ValidateResourceRequirements``:
-  ``must be equal to nvidia.com/gpu limit of 2``.
+  kubernetes/kubernetes `pkg/apis/core/validation/validation.go` `ValidateResourceRequirements`:
+  `must be equal to nvidia.com/gpu limit of 2`.
 
 Fix
   Drop the request (the limit sets it) or make both the same.
 
-Failing example::
+Failing example:
 
     resources:
       requests: {nvidia.com/gpu: 1}
       limits: {nvidia.com/gpu: 2}
 
-Passing example::
+Passing example:
 
     resources:
       limits: {nvidia.com/gpu: 2}

@@ -1,24 +1,24 @@
 """GP303 extended-resource-not-integer: a fractional (or negative) GPU count.
 
 What it checks
-  Extended resources (``nvidia.com/gpu``, MIG names, ``amd.com/gpu``, ...) are counted in whole devices: every
-  request and limit must be a non-negative integer. ``0.5``, ``500m`` or ``-1`` pass the schema (a quantity)
+  Extended resources (`nvidia.com/gpu`, MIG names, `amd.com/gpu`, ...) are counted in whole devices: every
+  request and limit must be a non-negative integer. `0.5`, `500m` or `-1` pass the schema (a quantity)
   and are rejected by the API server. To share a GPU, use a pool with time-slicing (and request 1 of its
-  ``nvidia.com/gpu`` or ``nvidia.com/gpu.shared``) or a MIG profile.
+  `nvidia.com/gpu` or `nvidia.com/gpu.shared`) or a MIG profile.
 
 Source
-  kubernetes/kubernetes ``pkg/apis/core/validation/validation.go`` ``ValidateResourceQuantityValue``
-  (``must be an integer``, ``must be greater than or equal to 0``).
+  kubernetes/kubernetes `pkg/apis/core/validation/validation.go` `ValidateResourceQuantityValue`
+  (`must be an integer`, `must be greater than or equal to 0`).
 
 Fix
   Request a whole number of devices.
 
-Failing example::
+Failing example:
 
     resources:
       limits: {nvidia.com/gpu: 0.5}
 
-Passing example::
+Passing example:
 
     resources:
       limits: {nvidia.com/gpu: 1}

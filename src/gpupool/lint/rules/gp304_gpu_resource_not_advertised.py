@@ -1,31 +1,31 @@
 """GP304 gpu-resource-not-advertised: the pod requests a GPU resource name that no pool advertises.
 
 What it checks
-  With pools given (``--pool`` or pool specs among the inputs): each GPU resource the pod requests
-  (``nvidia.com/gpu``, ``nvidia.com/gpu.shared``, ``nvidia.com/mig-<profile>``, ``amd.com/gpu``,
-  ``microsoft.com/directx``) must be advertised by some pool, as gpupool computes it from the VM size,
-  MIG profile and strategy, time-slicing and install mode (``gpupool plan`` shows it). Typical mistakes:
-  ``nvidia.com/gpu`` on a MIG pool with strategy Mixed (it advertises ``nvidia.com/mig-1g.10gb``...), the MIG
-  name of another profile or another GPU (``mig-1g.5gb`` is A100 40GB; A100 80GB is ``mig-1g.10gb``),
-  ``nvidia.com/gpu.shared`` on a time-sliced pool without ``renameByDefault``.
+  With pools given (`--pool` or pool specs among the inputs): each GPU resource the pod requests
+  (`nvidia.com/gpu`, `nvidia.com/gpu.shared`, `nvidia.com/mig-<profile>`, `amd.com/gpu`,
+  `microsoft.com/directx`) must be advertised by some pool, as gpupool computes it from the VM size,
+  MIG profile and strategy, time-slicing and install mode (`gpupool plan` shows it). Typical mistakes:
+  `nvidia.com/gpu` on a MIG pool with strategy Mixed (it advertises `nvidia.com/mig-1g.10gb`...), the MIG
+  name of another profile or another GPU (`mig-1g.5gb` is A100 40GB; A100 80GB is `mig-1g.10gb`),
+  `nvidia.com/gpu.shared` on a time-sliced pool without `renameByDefault`.
 
 Why
-  Nothing rejects the pod: it stays Pending with ``Insufficient nvidia.com/mig-1g.5gb`` and the cluster
+  Nothing rejects the pod: it stays Pending with `Insufficient nvidia.com/mig-1g.5gb` and the cluster
   autoscaler never scales a pool up for it.
 
 Source
   Advertised names: NVIDIA/k8s-device-plugin README (MIG strategies, shared access / renameByDefault);
-  MicrosoftDocs/azure-aks-docs ``gpu-multi-instance.md``; MIG device names per GPU in catalog ``gpus.yaml``.
+  MicrosoftDocs/azure-aks-docs `gpu-multi-instance.md`; MIG device names per GPU in catalog `gpus.yaml`.
 
 Fix
   Request the name the pool advertises (the message lists it), or change the pool.
 
-Failing example (pool: Standard_NC24ads_A100_v4, MIG1g, strategy Mixed)::
+Failing example (pool: Standard_NC24ads_A100_v4, MIG1g, strategy Mixed):
 
     resources:
       limits: {nvidia.com/gpu: 1}
 
-Passing example::
+Passing example:
 
     resources:
       limits: {nvidia.com/mig-1g.10gb: 1}

@@ -1,40 +1,40 @@
 """GP305 gpu-taint-not-tolerated: the pod does not tolerate the taints of the GPU pool it needs.
 
 What it checks
-  With pools given: a pod that requests GPU resources must tolerate every ``NoSchedule`` / ``NoExecute``
+  With pools given: a pod that requests GPU resources must tolerate every `NoSchedule` / `NoExecute`
   taint of at least one pool that advertises them and that its nodeSelector/affinity allows (when the
   selectors allow none, of any pool that advertises them: GP306 reports the selector beside this finding;
   when no pool advertises the resource name, of any GPU pool: GP304 beside it). Tolerations are
-  matched as kube-scheduler does (operator ``Equal`` compares key and value, ``Exists`` only the key, an
-  empty key with ``Exists`` tolerates everything, an empty effect matches every effect). The taint AKS adds
-  to Spot pools (``kubernetes.azure.com/scalesetpriority=spot:NoSchedule``) counts too.
+  matched as kube-scheduler does (operator `Equal` compares key and value, `Exists` only the key, an
+  empty key with `Exists` tolerates everything, an empty effect matches every effect). The taint AKS adds
+  to Spot pools (`kubernetes.azure.com/scalesetpriority=spot:NoSchedule`) counts too.
 
   Like every GPU rule it looks at every pod template of an object: built-in workloads, and the workload
   custom resources of Kubeflow (PyTorchJob, TFJob, MPIJob, XGBoostJob, PaddleJob, JAXJob, Notebook,
   TrainJob), KubeRay (RayCluster, RayJob, RayService), KServe (InferenceService, LLMInferenceService),
   LeaderWorkerSet, JobSet, Volcano Job, KAITO Workspace, Argo Workflows, Kueue Workload, NVIDIA NIM
   (NIMService, NIMPipeline), OME (ClusterServingRuntime, ServingRuntime, InferenceService) and NVIDIA Dynamo
-  (DynamoGraphDeployment) by their documented paths (``k8s/data/pod_templates.yaml``), any other object by
-  the shape of a pod spec or of a container (``image`` + ``resources``). TrainJob and LLMInferenceService
-  are judged merged with their runtime / ``baseRefs`` configs when those are among the inputs (GP315 when
+  (DynamoGraphDeployment) by their documented paths (`k8s/data/pod_templates.yaml`), any other object by
+  the shape of a pod spec or of a container (`image` + `resources`). TrainJob and LLMInferenceService
+  are judged merged with their runtime / `baseRefs` configs when those are among the inputs (GP315 when
   not); KAITO provisions its own nodes: not judged here.
 
 Why
-  The pod stays Pending: ``0/3 nodes are available: 1 node(s) had untolerated taint {sku: gpu}, ...``
-  (``... 1 node(s) had untolerated taint(s), ...`` from 1.34.2); the autoscaler will not add a node it could
-  not use either. The message quotes the scheduler in the words of the run's Kubernetes version (``-k``,
+  The pod stays Pending: `0/3 nodes are available: 1 node(s) had untolerated taint {sku: gpu}, ...`
+  (`... 1 node(s) had untolerated taint(s), ...` from 1.34.2); the autoscaler will not add a node it could
+  not use either. The message quotes the scheduler in the words of the run's Kubernetes version (`-k`,
   else the newest a pool states, else the newest AKS supports; simulate's message facts).
 
 Source
-  k8s.io/api core/v1 ``Toleration.ToleratesTaint``; scheduler wording by version:
-  ``simulate/data/scheduler.yaml`` (kubernetes/kubernetes#109119, #134740, checked 2026-08-21); AKS Spot
-  taint: MicrosoftDocs/azure-aks-docs ``spot-node-pool.md``; the design notes' example uses
-  ``sku=gpu:NoSchedule``.
+  k8s.io/api core/v1 `Toleration.ToleratesTaint`; scheduler wording by version:
+  `simulate/data/scheduler.yaml` (kubernetes/kubernetes#109119, #134740, checked 2026-08-21); AKS Spot
+  taint: MicrosoftDocs/azure-aks-docs `spot-node-pool.md`; the AKS GPU docs' example
+  uses `sku=gpu:NoSchedule` (MicrosoftDocs/azure-aks-docs `use-nvidia-gpu.md`).
 
 Fix
   Add the toleration printed in the fix line.
 
-Failing example (pool taint ``sku=gpu:NoSchedule``)::
+Failing example (pool taint `sku=gpu:NoSchedule`):
 
     spec:
       containers:
@@ -42,7 +42,7 @@ Failing example (pool taint ``sku=gpu:NoSchedule``)::
         image: nvidia/cuda:12.4.1-base-ubuntu22.04
         resources: {limits: {nvidia.com/gpu: 1}}
 
-Passing example::
+Passing example:
 
     spec:
       tolerations:

@@ -1,30 +1,30 @@
 """GP306 gpu-selector-excludes-pools: nodeSelector or node affinity rules out every pool with the GPU.
 
 What it checks
-  With pools given: a pod that requests GPU resources must have a ``nodeSelector`` and required node affinity
-  (``requiredDuringSchedulingIgnoredDuringExecution``) that accept the node labels of at least one pool that
-  advertises those resources. Node labels are the ones AKS sets (``kubernetes.azure.com/agentpool``,
-  ``agentpool``, ``node.kubernetes.io/instance-type``, ``kubernetes.azure.com/accelerator``, ...) plus the
-  pool's ``nodeLabels``. Affinity operators In, NotIn, Exists, DoesNotExist, Gt, Lt are evaluated as the
+  With pools given: a pod that requests GPU resources must have a `nodeSelector` and required node affinity
+  (`requiredDuringSchedulingIgnoredDuringExecution`) that accept the node labels of at least one pool that
+  advertises those resources. Node labels are the ones AKS sets (`kubernetes.azure.com/agentpool`,
+  `agentpool`, `node.kubernetes.io/instance-type`, `kubernetes.azure.com/accelerator`, ...) plus the
+  pool's `nodeLabels`. Affinity operators In, NotIn, Exists, DoesNotExist, Gt, Lt are evaluated as the
   scheduler does (terms ORed, expressions ANDed).
 
 Why
-  The pod stays Pending: ``node(s) didn't match Pod's node affinity/selector``.
+  The pod stays Pending: `node(s) didn't match Pod's node affinity/selector`.
 
 Source
-  k8s.io/component-helpers ``nodeaffinity``; AKS node labels: MicrosoftDocs/azure-aks-docs ``use-labels.md``.
+  k8s.io/component-helpers `nodeaffinity`; AKS node labels: MicrosoftDocs/azure-aks-docs `use-labels.md`.
 
 Fix
   Select the GPU pool (the fix line names a label that does).
 
-Failing example (the GPU pool is ``gpunp``)::
+Failing example (the GPU pool is `gpunp`):
 
     spec:
       nodeSelector: {agentpool: cpunp}
       containers:
       - {name: c, image: nvidia/cuda:12.4.1-base-ubuntu22.04, resources: {limits: {nvidia.com/gpu: 1}}}
 
-Passing example: ``nodeSelector: {agentpool: gpunp}``.
+Passing example: `nodeSelector: {agentpool: gpunp}`.
 """
 
 from __future__ import annotations

@@ -5,11 +5,11 @@ What it checks
   init container, as kube-scheduler computes it) must fit on one node of at least one pool the pod can land
   on (selector and taints) that advertises it; a pod that lacks a pool's toleration (GP305) or whose
   selector excludes every GPU pool (GP306) is still judged, against the pools it selects, else every pool
-  that advertises the resource. A node of Standard_NC4as_T4_v3 has 1 ``nvidia.com/gpu``; of
-  Standard_ND96asr_v4 with MIG1g Mixed, 56 ``nvidia.com/mig-1g.5gb``; time-slicing multiplies by replicas.
+  that advertises the resource. A node of Standard_NC4as_T4_v3 has 1 `nvidia.com/gpu`; of
+  Standard_ND96asr_v4 with MIG1g Mixed, 56 `nvidia.com/mig-1g.5gb`; time-slicing multiplies by replicas.
 
 Why
-  A pod never spans nodes: it stays Pending with ``Insufficient nvidia.com/gpu`` and the cluster autoscaler
+  A pod never spans nodes: it stays Pending with `Insufficient nvidia.com/gpu` and the cluster autoscaler
   does not scale up (no new node would fit it either).
 
 Source
@@ -18,12 +18,12 @@ Source
 Fix
   Request at most what one node has (split the job across pods), or use a larger VM size.
 
-Failing example (pool: Standard_NC4as_T4_v3, 1 GPU per node)::
+Failing example (pool: Standard_NC4as_T4_v3, 1 GPU per node):
 
     resources:
       limits: {nvidia.com/gpu: 4}
 
-Passing example::
+Passing example:
 
     resources:
       limits: {nvidia.com/gpu: 1}

@@ -2,19 +2,19 @@
 
 What it checks
   With pools given: a workload (not a DaemonSet) that requests no GPU resource but tolerates every
-  ``NoSchedule``/``NoExecute`` taint of a tainted GPU pool (and whose nodeSelector/affinity allows that pool)
+  `NoSchedule`/`NoExecute` taint of a tainted GPU pool (and whose nodeSelector/affinity allows that pool)
   with a toleration of its own: a pod without tolerations is never reported.
 
 Why
   A toleration allows a pod onto a node; it does not send it there. Such a pod can be scheduled onto an
   expensive GPU node, take its CPU and memory from GPU pods, and keep the node from scaling down - while
-  getting no GPU itself. The design notes make the same point (tolerate *and* request).
+  getting no GPU itself: tolerate *and* request.
 
 Fix
   Remove the toleration, or add the GPU request if the pod does need a GPU. If the pod must run there
   (a node agent), make it a DaemonSet or suppress this rule with a reason.
 
-Failing example (pool taint ``sku=gpu:NoSchedule``)::
+Failing example (pool taint `sku=gpu:NoSchedule`):
 
     spec:
       tolerations:

@@ -1,28 +1,28 @@
 """GP309 device-plugin-cannot-schedule: a device plugin DaemonSet that cannot run on a GPU pool.
 
 What it checks
-  With pools given: a DaemonSet running the NVIDIA device plugin (``k8s-device-plugin`` image; not GPU
-  Feature Discovery, which runs from the same image with command ``gpu-feature-discovery``: GP312) must
-  tolerate every ``NoSchedule``/``NoExecute`` taint of each GPU pool its nodeSelector/affinity selects among
+  With pools given: a DaemonSet running the NVIDIA device plugin (`k8s-device-plugin` image; not GPU
+  Feature Discovery, which runs from the same image with command `gpu-feature-discovery`: GP312) must
+  tolerate every `NoSchedule`/`NoExecute` taint of each GPU pool its nodeSelector/affinity selects among
   those that need a self-deployed plugin (driver installed by AKS, not the managed GPU preview, not driver
-  ``None`` with the GPU Operator); and it must select at least one of them. A DaemonSet scoped to one pool
-  (as ``gpupool render`` writes one per pool, since pools differ in MIG strategy and sharing config) is not
+  `None` with the GPU Operator); and it must select at least one of them. A DaemonSet scoped to one pool
+  (as `gpupool render` writes one per pool, since pools differ in MIG strategy and sharing config) is not
   faulted for the pools it leaves to another DaemonSet, nor is one that selects only GPU Operator pools (the
-  Operator's own plugin, scoped by ``nvidia.com/gpu.deploy.device-plugin``). The upstream manifest tolerates
-  ``nvidia.com/gpu``, not the ``sku=gpu`` taint of the AKS docs.
+  Operator's own plugin, scoped by `nvidia.com/gpu.deploy.device-plugin`). The upstream manifest tolerates
+  `nvidia.com/gpu`, not the `sku=gpu` taint of the AKS docs.
 
 Why
-  Without the plugin on the node, ``nvidia.com/gpu`` never appears in the node's capacity and every GPU pod
-  stays Pending (``Insufficient nvidia.com/gpu``) although the node is up and billed.
+  Without the plugin on the node, `nvidia.com/gpu` never appears in the node's capacity and every GPU pod
+  stays Pending (`Insufficient nvidia.com/gpu`) although the node is up and billed.
 
 Source
-  MicrosoftDocs/azure-aks-docs ``use-nvidia-gpu.md`` (the DaemonSet carries the pool's toleration);
-  NVIDIA/k8s-device-plugin ``deployments/static/nvidia-device-plugin.yml``.
+  MicrosoftDocs/azure-aks-docs `use-nvidia-gpu.md` (the DaemonSet carries the pool's toleration);
+  NVIDIA/k8s-device-plugin `deployments/static/nvidia-device-plugin.yml`.
 
 Fix
   Add the toleration printed in the fix line (or relax the selector).
 
-Failing example (pool taint ``sku=gpu:NoSchedule``)::
+Failing example (pool taint `sku=gpu:NoSchedule`):
 
     spec:
       template:
@@ -32,7 +32,7 @@ Failing example (pool taint ``sku=gpu:NoSchedule``)::
           containers:
           - {name: nvidia-device-plugin-ctr, image: nvcr.io/nvidia/k8s-device-plugin:v0.18.0}
 
-Passing example: tolerations ``[{key: sku, operator: Equal, value: gpu, effect: NoSchedule}]``.
+Passing example: tolerations `[{key: sku, operator: Equal, value: gpu, effect: NoSchedule}]`.
 """
 
 from __future__ import annotations

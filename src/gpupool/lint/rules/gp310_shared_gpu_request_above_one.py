@@ -2,26 +2,26 @@
 
 What it checks
   With pools given: a container that requests more than 1 of a GPU resource served by a time-sliced pool
-  whose device plugin sets ``failRequestsGreaterThanOne: true``. The plugin then refuses the allocation at
+  whose device plugin sets `failRequestsGreaterThanOne: true`. The plugin then refuses the allocation at
   the kubelet, after the pod was scheduled.
 
 Why
-  The pod fails with ``UnexpectedAdmissionError ... request for 'nvidia.com/gpu: 2' too large: maximum
-  request size for shared resources is 1``. (Without the flag, 2 shared GPUs are accepted but give no more
+  The pod fails with `UnexpectedAdmissionError ... request for 'nvidia.com/gpu: 2' too large: maximum
+  request size for shared resources is 1`. (Without the flag, 2 shared GPUs are accepted but give no more
   compute than one.) Error when every pool the pod can land on sets the flag, warning when some do.
 
 Source
-  NVIDIA/k8s-device-plugin README "Shared Access to GPUs" (``failRequestsGreaterThanOne``).
+  NVIDIA/k8s-device-plugin README "Shared Access to GPUs" (`failRequestsGreaterThanOne`).
 
 Fix
   Request 1 shared GPU per container, or use a pool without time-slicing for multi-GPU work.
 
-Failing example (pool time-sliced x4 with failRequestsGreaterThanOne)::
+Failing example (pool time-sliced x4 with failRequestsGreaterThanOne):
 
     resources:
       limits: {nvidia.com/gpu: 2}
 
-Passing example::
+Passing example:
 
     resources:
       limits: {nvidia.com/gpu: 1}

@@ -1,31 +1,31 @@
 """GP311 cuda-image-newer-than-driver: a CUDA image newer than the driver of the pool it runs on.
 
 What it checks
-  With pools given: for a GPU pod, each container image from NVIDIA's CUDA repository (``nvidia/cuda``,
-  ``nvcr.io/nvidia/cuda``; the tag starts with the CUDA version, e.g. ``12.8.0-runtime-ubuntu22.04``) against
-  the NVIDIA driver AKS installs on the pools the pod can land on (catalog ``drivers.yaml``; only where AKS
+  With pools given: for a GPU pod, each container image from NVIDIA's CUDA repository (`nvidia/cuda`,
+  `nvcr.io/nvidia/cuda`; the tag starts with the CUDA version, e.g. `12.8.0-runtime-ubuntu22.04`) against
+  the NVIDIA driver AKS installs on the pools the pod can land on (catalog `drivers.yaml`; only where AKS
   pins the driver: Ubuntu nodes, driver Install or managed). Error when the driver is below the CUDA major's
   minor-version-compatibility floor; warning when the toolkit runs only under minor-version compatibility
   (no JIT of newer PTX) or is newer than every toolkit gpupool knows.
 
 Why
-  The container fails at start with ``CUDA driver version is insufficient for CUDA runtime version``.
+  The container fails at start with `CUDA driver version is insufficient for CUDA runtime version`.
 
 Source
-  NVIDIA CUDA Toolkit Release Notes, Table 3 and "Minor Version Compatibility" (catalog ``cuda.yaml``);
-  AKS driver versions: Azure/AgentBaker ``parts/common/components.json`` (catalog ``drivers.yaml``).
+  NVIDIA CUDA Toolkit Release Notes, Table 3 and "Minor Version Compatibility" (catalog `cuda.yaml`);
+  AKS driver versions: Azure/AgentBaker `parts/common/components.json` (catalog `drivers.yaml`).
 
 Fix
   Use an image built for a CUDA version the driver supports natively (the message names the newest), or a
-  pool whose driver is newer (driver ``None`` with the GPU Operator lets you choose it).
+  pool whose driver is newer (driver `None` with the GPU Operator lets you choose it).
 
 Failing example (pool: Standard_NV36ads_A10_v5, GRID driver 570.211.01: CUDA <= 12.8 natively, 12.9 only
-under minor-version compatibility (warning), 13.x not at all (error))::
+under minor-version compatibility (warning), 13.x not at all (error)):
 
     containers:
     - {name: c, image: nvidia/cuda:13.0.0-base-ubuntu24.04, resources: {limits: {nvidia.com/gpu: 1}}}
 
-Passing example: ``image: nvidia/cuda:12.8.0-base-ubuntu22.04``.
+Passing example: `image: nvidia/cuda:12.8.0-base-ubuntu22.04`.
 """
 
 from __future__ import annotations

@@ -1,31 +1,31 @@
 """GP313 gpu-resource-name-misspelt: an extended resource name that looks like a misspelt GPU resource.
 
 What it checks
-  Every extended resource under ``resources.limits`` / ``requests`` that is not a GPU resource gpupool knows
-  (``nvidia.com/gpu``, ``nvidia.com/gpu.shared``, ``nvidia.com/mig-<profile>``, ``amd.com/gpu``,
-  ``microsoft.com/directx``) but differs from one only in letter case or by a small edit: ``nvidia.com/gpus``,
-  ``nvidia.com/GPU``, ``nvidia/gpu``, ``nvidia.com/mig-1g5gb``. Candidates are the names above, the MIG device
+  Every extended resource under `resources.limits` / `requests` that is not a GPU resource gpupool knows
+  (`nvidia.com/gpu`, `nvidia.com/gpu.shared`, `nvidia.com/mig-<profile>`, `amd.com/gpu`,
+  `microsoft.com/directx`) but differs from one only in letter case or by a small edit: `nvidia.com/gpus`,
+  `nvidia.com/GPU`, `nvidia/gpu`, `nvidia.com/mig-1g5gb`. Candidates are the names above, the MIG device
   names of every GPU in the catalog, and what the given pools advertise. Runs with or without pools.
 
 Why
   The API server accepts any well-formed extended resource name, so nothing complains: the pod stays Pending
-  (``Insufficient nvidia.com/gpus``) because no device plugin advertises that name. Resource names are case
+  (`Insufficient nvidia.com/gpus`) because no device plugin advertises that name. Resource names are case
   sensitive. It is a warning, not an error: other device plugins advertise their own names (HAMi's
-  ``nvidia.com/gpumem``, for one), which gpupool cannot tell from a typo.
+  `nvidia.com/gpumem`, for one), which gpupool cannot tell from a typo.
 
 Source
   Kubernetes extended resources (kubernetes.io/docs/tasks/configure-pod-container/extended-resource/); NVIDIA
-  device plugin resource names (NVIDIA/k8s-device-plugin README); MIG names in catalog ``gpus.yaml``.
+  device plugin resource names (NVIDIA/k8s-device-plugin README); MIG names in catalog `gpus.yaml`.
 
 Fix
   Use the name the fix line suggests.
 
-Failing example::
+Failing example:
 
     resources:
       limits: {nvidia.com/gpus: 1}
 
-Passing example::
+Passing example:
 
     resources:
       limits: {nvidia.com/gpu: 1}

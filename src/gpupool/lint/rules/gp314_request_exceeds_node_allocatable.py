@@ -9,29 +9,29 @@ What it checks
   without GPUs only against pools it can land on, so a CPU pod that does not tolerate a tainted GPU pool is
   never judged against it). Allocatable is
   the VM size's vCPUs and memory less the AKS reservations (kube-reserved CPU by core count, kube-reserved
-  memory and the eviction threshold by Kubernetes version), computed by the same code as ``gpupool
-  simulate`` (``simulate.nodes.node_shape``). Ephemeral storage is not judged (the OS disk size is not in
+  memory and the eviction threshold by Kubernetes version), computed by the same code as `gpupool
+  simulate` (`simulate.nodes.node_shape`). Ephemeral storage is not judged (the OS disk size is not in
   the pool spec).
 
 Why
-  The pod stays Pending with ``Insufficient cpu`` / ``Insufficient memory`` and the cluster autoscaler does
+  The pod stays Pending with `Insufficient cpu` / `Insufficient memory` and the cluster autoscaler does
   not scale up for it: no node of the pool would ever fit it. A Standard_NC4as_T4_v3 has 4 vCPUs and 28 GiB,
   but a pod can ask for about 3.8 CPUs and 24 GiB.
 
 Source
-  AKS reservations: MicrosoftDocs/azure-aks-docs ``node-resource-reservations.md`` (ms.date 2026-06-11),
-  data in ``simulate/data/aks.yaml``; kube-scheduler NodeResourcesFit.
+  AKS reservations: MicrosoftDocs/azure-aks-docs `node-resource-reservations.md` (ms.date 2026-06-11),
+  data in `simulate/data/aks.yaml`; kube-scheduler NodeResourcesFit.
 
 Fix
   Request less, or use a larger VM size.
 
-Failing example (pool: Standard_NC4as_T4_v3)::
+Failing example (pool: Standard_NC4as_T4_v3):
 
     resources:
       requests: {cpu: "4", memory: 16Gi}
       limits: {nvidia.com/gpu: 1}
 
-Passing example::
+Passing example:
 
     resources:
       requests: {cpu: "3", memory: 16Gi}

@@ -1,9 +1,9 @@
 """GP315 placement-runtime-not-given: the pod's template comes from an object that is not among the inputs.
 
 What it checks
-  A Kubeflow Trainer ``TrainJob`` takes its pods from the ``ClusterTrainingRuntime`` / ``TrainingRuntime``
-  its ``spec.runtimeRef`` names; a KServe ``LLMInferenceService`` merges the ``LLMInferenceServiceConfig``
-  objects its ``spec.baseRefs`` name into its own spec. When the referenced object is among the inputs
+  A Kubeflow Trainer `TrainJob` takes its pods from the `ClusterTrainingRuntime` / `TrainingRuntime`
+  its `spec.runtimeRef` names; a KServe `LLMInferenceService` merges the `LLMInferenceServiceConfig`
+  objects its `spec.baseRefs` name into its own spec. When the referenced object is among the inputs
   (the same files, or another file of the same run) gpupool assembles the pods as the operator does and
   judges them like any other (GP305, GP306, GP307...). When it is not, the tolerations, nodeSelector and
   affinity of the pods cannot be known: this rule says so, once per object, and the placement rules are not
@@ -11,20 +11,20 @@ What it checks
 
 Why
   A green lint must not mean "will land" when the placement was never judged. The runtime decides the
-  tolerations (a TrainJob's ``podTemplateOverrides`` may replace them), so lint cannot tell a TrainJob that
+  tolerations (a TrainJob's `podTemplateOverrides` may replace them), so lint cannot tell a TrainJob that
   lands from one that stays Pending without it.
 
 Source
-  Kubeflow Trainer: kubeflow/trainer ``docs/operator-guides/podtemplate-overrides.md`` (commit 725b9f7,
+  Kubeflow Trainer: kubeflow/trainer `docs/operator-guides/podtemplate-overrides.md` (commit 725b9f7,
   read 2026-12-03: overrides replace nodeSelector, affinity and tolerations; later entries win). KServe:
-  kserve/kserve ``pkg/controller/v1alpha1/llmisvc/config_merge.go`` (``MergeSpecs``: baseRefs merged in
+  kserve/kserve `pkg/controller/v1alpha1/llmisvc/config_merge.go` (`MergeSpecs`: baseRefs merged in
   order by strategic merge patch, the service's own spec last; read 2026-12-03).
 
 Fix
-  Lint the runtime with the object (``gpupool lint trainjob.yaml runtimes/``), e.g. the output of
-  ``kubectl get clustertrainingruntime NAME -o yaml``; or add the tolerations through the object itself.
+  Lint the runtime with the object (`gpupool lint trainjob.yaml runtimes/`), e.g. the output of
+  `kubectl get clustertrainingruntime NAME -o yaml`; or add the tolerations through the object itself.
 
-Failing example (no ClusterTrainingRuntime ``torch-distributed`` among the inputs)::
+Failing example (no ClusterTrainingRuntime `torch-distributed` among the inputs):
 
     apiVersion: trainer.kubeflow.org/v1alpha1
     kind: TrainJob
@@ -35,7 +35,7 @@ Failing example (no ClusterTrainingRuntime ``torch-distributed`` among the input
         numNodes: 2
         resourcesPerNode: {limits: {nvidia.com/gpu: 1}}
 
-Passing example: the same TrainJob linted together with its runtime::
+Passing example: the same TrainJob linted together with its runtime:
 
     apiVersion: trainer.kubeflow.org/v1alpha1
     kind: ClusterTrainingRuntime

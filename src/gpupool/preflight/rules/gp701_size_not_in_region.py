@@ -1,24 +1,24 @@
 """GP701 size-not-in-region: the VM size is not offered in the pool's region.
 
-What it checks: ``spec.vmSize`` against ``az vm list-skus -l REGION --resource-type virtualMachines
---all -o json``: the size must be listed for the region.
+What it checks: `spec.vmSize` against `az vm list-skus -l REGION --resource-type virtualMachines
+--all -o json`: the size must be listed for the region.
 
-Why: ``az aks nodepool add`` fails with a "VM size not available in location" error only after the rest
-of a pipeline has run. Without ``--all``, list-skus also leaves out sizes the subscription may not use
+Why: `az aks nodepool add` fails with a "VM size not available in location" error only after the rest
+of a pipeline has run. Without `--all`, list-skus also leaves out sizes the subscription may not use
 (GP702), so a missing size may be either.
 
-Fix: pick a region that offers the size (``az vm list-skus --size NAME --all -o table``), or another size.
+Fix: pick a region that offers the size (`az vm list-skus --size NAME --all -o table`), or another size.
 
 Source: azure-cli 2.91.0 vm/custom.py list_skus and _vm_utils.is_sku_available (what --all changes);
 Azure Resource SKUs API; as of 2026-12-03.
 
-Failing example (list-skus of eastus has no Standard_ND96isr_H200_v5)::
+Failing example (list-skus of eastus has no Standard_ND96isr_H200_v5):
 
     spec:
       location: eastus
       vmSize: Standard_ND96isr_H200_v5
 
-Passing example::
+Passing example:
 
     spec:
       location: eastus

@@ -1,24 +1,24 @@
 """GP702 size-not-available-for-subscription: the subscription may not use the size in the region.
 
-What it checks: the size's list-skus ``restrictions``: a ``Location`` restriction for the region
-(reason ``NotAvailableForSubscription``, or any other reason code Azure gives).
+What it checks: the size's list-skus `restrictions`: a `Location` restriction for the region
+(reason `NotAvailableForSubscription`, or any other reason code Azure gives).
 
-Why: the region offers the size, but not to this subscription; ``az aks nodepool add`` fails. GPU sizes
+Why: the region offers the size, but not to this subscription; `az aks nodepool add` fails. GPU sizes
 are often restricted until a quota or access request is approved.
 
 Fix: request access to the size in the region (a quota request for its family), or use another region.
 
-Source: Azure Resource SKUs API ``ResourceSkuRestrictions`` (type Location | Zone, reasonCode
+Source: Azure Resource SKUs API `ResourceSkuRestrictions` (type Location | Zone, reasonCode
 QuotaId | NotAvailableForSubscription; azure-mgmt-compute models); azure-cli 2.91.0
 _vm_utils.is_sku_available; as of 2026-12-03.
 
-Failing example (list-skus: ``"restrictions": [{"type": "Location", "reasonCode":
-"NotAvailableForSubscription", ...}]``)::
+Failing example (list-skus: `"restrictions": [{"type": "Location", "reasonCode":
+"NotAvailableForSubscription", ...}]`):
 
     spec:
       vmSize: Standard_NC40ads_H100_v5
 
-Passing example (no restriction for the region)::
+Passing example (no restriction for the region):
 
     spec:
       vmSize: Standard_NC4as_T4_v3

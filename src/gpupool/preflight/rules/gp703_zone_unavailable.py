@@ -1,23 +1,23 @@
 """GP703 zone-unavailable: a zone of the spec does not offer the size (or is restricted).
 
-What it checks: every zone in ``spec.zones`` against the size's list-skus ``locationInfo[].zones`` for the
-region and its ``Zone`` restrictions (``restrictionInfo.zones``).
+What it checks: every zone in `spec.zones` against the size's list-skus `locationInfo[].zones` for the
+region and its `Zone` restrictions (`restrictionInfo.zones`).
 
 Why: a pool spread over zones gets nodes in each; a zone without the size (common for GPU sizes) or one
-restricted for the subscription makes ``az aks nodepool add --zones`` fail.
+restricted for the subscription makes `az aks nodepool add --zones` fail.
 
-Fix: list only the zones that offer the size (``az vm list-skus -l REGION --size NAME --zone -o table``),
-or leave ``zones`` out.
+Fix: list only the zones that offer the size (`az vm list-skus -l REGION --size NAME --zone -o table`),
+or leave `zones` out.
 
-Source: Azure Resource SKUs API (``ResourceSkuLocationInfo.zones``, ``ResourceSkuRestrictionInfo.zones``;
+Source: Azure Resource SKUs API (`ResourceSkuLocationInfo.zones`, `ResourceSkuRestrictionInfo.zones`;
 azure-mgmt-compute models); azure-cli 2.91.0 _vm_utils.is_sku_available; as of 2026-12-03.
 
-Failing example (the size is in zones 1 and 2 only)::
+Failing example (the size is in zones 1 and 2 only):
 
     spec:
       zones: [1, 2, 3]
 
-Passing example::
+Passing example:
 
     spec:
       zones: [1, 2]

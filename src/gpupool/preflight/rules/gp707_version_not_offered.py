@@ -1,27 +1,27 @@
 """GP707 version-not-offered: the pool's Kubernetes version is not offered in the region.
 
-What it checks: the pool's version (``spec.kubernetesVersion``, else the cluster's current version from
-``az aks show``) against ``az aks get-versions -l REGION -o json``: the minor must be listed (and a full
-patch version among its ``patchVersions``). A minor the region marks ``isPreview``: warning. A minor
-offered only with the ``AKSLongTermSupport`` plan: warning.
+What it checks: the pool's version (`spec.kubernetesVersion`, else the cluster's current version from
+`az aks show`) against `az aks get-versions -l REGION -o json`: the minor must be listed (and a full
+patch version among its `patchVersions`). A minor the region marks `isPreview`: warning. A minor
+offered only with the `AKSLongTermSupport` plan: warning.
 
-Why: AKS rolls versions out region by region and removes old ones; ``az aks nodepool add
---kubernetes-version`` fails for a version the region does not list.
+Why: AKS rolls versions out region by region and removes old ones; `az aks nodepool add
+--kubernetes-version` fails for a version the region does not list.
 
-Fix: use a version the region lists (``az aks get-versions -l REGION -o table``), or leave
-``kubernetesVersion`` out to follow the control plane. For a preview or LTS-only minor, the finding lists
+Fix: use a version the region lists (`az aks get-versions -l REGION -o table`), or leave
+`kubernetesVersion` out to follow the control plane. For a preview or LTS-only minor, the finding lists
 the GA minors under standard support (never the one written), or enable LTS on the cluster.
 
-Source: azure-cli 2.91.0 acs/custom.py aks_get_versions (``KubernetesVersionListResult``: values[].version,
+Source: azure-cli 2.91.0 acs/custom.py aks_get_versions (`KubernetesVersionListResult`: values[].version,
 isPreview, capabilities.supportPlan, patchVersions); MicrosoftDocs/azure-aks-docs
 supported-kubernetes-versions.md; as of 2026-12-03.
 
-Failing example (get-versions lists 1.33-1.35)::
+Failing example (get-versions lists 1.33-1.35):
 
     spec:
       kubernetesVersion: "1.32"
 
-Passing example::
+Passing example:
 
     spec:
       kubernetesVersion: "1.34"

@@ -1,24 +1,24 @@
 """GP708 version-os-sku: the OS SKU is not available for the Kubernetes version the pool will get.
 
-What it checks: when the spec gives no ``kubernetesVersion`` the pool gets the cluster's (``az aks
-show``); that version against the OS SKU's Kubernetes range in the catalog (as GP123 does for a version
-the spec gives): e.g. ``Ubuntu2204`` 1.25-1.36, ``AzureLinux3`` 1.28-1.36, ``Windows2022`` 1.23-1.36,
-``Windows2019`` 1.32 and older.
+What it checks: when the spec gives no `kubernetesVersion` the pool gets the cluster's (`az aks
+show`); that version against the OS SKU's Kubernetes range in the catalog (as GP123 does for a version
+the spec gives): e.g. `Ubuntu2204` 1.25-1.36, `AzureLinux3` 1.28-1.36, `Windows2022` 1.23-1.36,
+`Windows2019` 1.32 and older.
 
 Why: AKS rejects an OS SKU outside its range; the version the pool inherits is easy to miss.
 
-Fix: pick an OS SKU for the cluster's version (``Ubuntu`` follows AKS's default), or set
-``kubernetesVersion`` within the range.
+Fix: pick an OS SKU for the cluster's version (`Ubuntu` follows AKS's default), or set
+`kubernetesVersion` within the range.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/upgrade-os-version.md,
 includes/windows-server-2019-retirement.md @fb060abe6a8f; as of 2026-08-21.
 
-Failing example (cluster on 1.37)::
+Failing example (cluster on 1.37):
 
     spec:
       osSku: AzureLinux3
 
-Passing example (cluster on 1.36)::
+Passing example (cluster on 1.36):
 
     spec:
       osSku: AzureLinux3

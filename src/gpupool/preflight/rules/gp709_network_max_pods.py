@@ -1,26 +1,26 @@
 """GP709 network-max-pods: the pool's pods per node, given the cluster's network plugin.
 
-What it checks: the cluster's network (``az aks show`` networkProfile.networkPlugin /
-networkPluginMode, and pod subnets) gives a pool without ``maxPods`` its default: Azure CNI Overlay 250,
+What it checks: the cluster's network (`az aks show` networkProfile.networkPlugin /
+networkPluginMode, and pod subnets) gives a pool without `maxPods` its default: Azure CNI Overlay 250,
 Azure CNI with a pod subnet 110, Azure CNI node subnet (legacy) 30, kubenet 110. Info with the value the
 pool gets; a warning when that default is 30 (few pods per GPU node once AKS's and the GPU stack's
-DaemonSets run) or when ``maxPods`` is above what the network allows.
+DaemonSets run) or when `maxPods` is above what the network allows.
 
 Why: max pods also sets the memory AKS reserves on each node (20 MiB per pod on 1.29+), and cannot be
 changed on an existing pool.
 
-Fix: set ``maxPods`` explicitly (30-250).
+Fix: set `maxPods` explicitly (30-250).
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/concepts-network-ip-address-planning.md (Maximum pods
 per node), azure-cni-overlay.md (default plugin), node-resource-reservations.md @fb060abe6a8f; as of
 2026-08-21.
 
-Failing example (cluster networkPlugin azure, no overlay, no pod subnet)::
+Failing example (cluster networkPlugin azure, no overlay, no pod subnet):
 
     spec:
       vmSize: Standard_NC4as_T4_v3
 
-Passing example::
+Passing example:
 
     spec:
       vmSize: Standard_NC4as_T4_v3

@@ -1,24 +1,24 @@
 """GP710 cli-too-old: the installed Azure CLI lacks a flag the rendered script uses.
 
-What it checks: the ``az aks nodepool add`` command gpupool renders for the pool (render's az script)
-against ``az version -o json`` (``azure-cli``): each flag's minimum version from preflight's data, e.g.
-``--gpu-driver`` needs 2.72.2, ``--enable-managed-gpu`` 2.85.0, Spot flags 2.14.
+What it checks: the `az aks nodepool add` command gpupool renders for the pool (render's az script)
+against `az version -o json` (`azure-cli`): each flag's minimum version from preflight's data, e.g.
+`--gpu-driver` needs 2.72.2, `--enable-managed-gpu` 2.85.0, Spot flags 2.14.
 
-Why: an older CLI stops with ``unrecognized arguments: --gpu-driver none`` after the rest of the script
+Why: an older CLI stops with `unrecognized arguments: --gpu-driver none` after the rest of the script
 has run.
 
-Fix: ``az upgrade``.
+Fix: `az upgrade`.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/use-nvidia-gpu.md ("Azure CLI version 2.72.2 or later
 installed to set the --gpu-driver field"), aks-managed-gpu-nodes.md, gpu-multi-instance.md,
 spot-node-pool.md @fb060abe6a8f; as of 2026-08-21.
 
-Failing example (az version: azure-cli 2.70.0)::
+Failing example (az version: azure-cli 2.70.0):
 
     spec:
       gpu: {driver: None}
 
-Passing example (azure-cli 2.91.0)::
+Passing example (azure-cli 2.91.0):
 
     spec:
       gpu: {driver: None}

@@ -1,24 +1,24 @@
 """GP711 aks-preview-missing: a flag the rendered script uses needs the aks-preview extension.
 
-What it checks: flags of the rendered ``az aks nodepool add`` that exist only in the aks-preview
-extension (managed GPU: ``--enable-managed-gpu``, ``--gpu-mig-strategy``) against ``az version -o json``
-``extensions``: aks-preview must be installed, at the version preflight's data names (19.0.0b29).
+What it checks: flags of the rendered `az aks nodepool add` that exist only in the aks-preview
+extension (managed GPU: `--enable-managed-gpu`, `--gpu-mig-strategy`) against `az version -o json`
+`extensions`: aks-preview must be installed, at the version preflight's data names (19.0.0b29).
 
 Why: without the extension the CLI does not know the flags; with an older one the managed GPU fields
 are not sent.
 
-Fix: ``az extension add --name aks-preview`` (or ``az extension update --name aks-preview``); the
+Fix: `az extension add --name aks-preview` (or `az extension update --name aks-preview`); the
 rendered script does this in its prerequisites.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/aks-managed-gpu-nodes.md @fb060abe6a8f; catalog
 images.yaml managedGpu (aks-preview >= 19.0.0b29); as of 2026-08-21.
 
-Failing example (az version: no extensions)::
+Failing example (az version: no extensions):
 
     spec:
       gpu: {managed: true}
 
-Passing example (extensions: aks-preview 19.0.0b29)::
+Passing example (extensions: aks-preview 19.0.0b29):
 
     spec:
       gpu: {managed: true}

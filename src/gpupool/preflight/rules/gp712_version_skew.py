@@ -1,24 +1,24 @@
 """GP712 version-skew: the pool's Kubernetes version is newer than the cluster's, or too far behind it.
 
-What it checks: ``spec.kubernetesVersion`` against the cluster's current version (``az aks show``
-``currentKubernetesVersion``): a node pool can't be newer than the control plane (major.minor.patch),
+What it checks: `spec.kubernetesVersion` against the cluster's current version (`az aks show`
+`currentKubernetesVersion`): a node pool can't be newer than the control plane (major.minor.patch),
 and the control plane can be at most three minor versions ahead of a node pool.
 
-Why: AKS rejects ``az aks nodepool add --kubernetes-version`` outside that window.
+Why: AKS rejects `az aks nodepool add --kubernetes-version` outside that window.
 
-Fix: upgrade the cluster first (``az aks upgrade --control-plane-only``), or pick a version within the
+Fix: upgrade the cluster first (`az aks upgrade --control-plane-only`), or pick a version within the
 window.
 
 Source: MicrosoftDocs/azure-aks-docs articles/aks/upgrade-node-pools.md ("The node pool version can't be
 greater than the control major.minor.patch version"), upgrade-aks-control-plane.md ("the control plane can
 be up to three minor versions ahead of node pools") @fb060abe6a8f; as of 2026-08-21.
 
-Failing example (cluster on 1.35.2)::
+Failing example (cluster on 1.35.2):
 
     spec:
       kubernetesVersion: "1.36"
 
-Passing example (cluster on 1.35.2)::
+Passing example (cluster on 1.35.2):
 
     spec:
       kubernetesVersion: "1.34"

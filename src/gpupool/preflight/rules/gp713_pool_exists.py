@@ -1,24 +1,24 @@
 """GP713 pool-exists: a node pool of that name already exists in the cluster.
 
-What it checks: ``metadata.name`` against the cluster's ``agentPoolProfiles[].name`` (``az aks show``).
+What it checks: `metadata.name` against the cluster's `agentPoolProfiles[].name` (`az aks show`).
 
-Why: ``az aks nodepool add`` fails for a name the cluster already has (a node pool is the ARM child
-resource ``managedClusters/<cluster>/agentPools/<name>``). If the spec describes the existing pool, what
-changes is ``gpupool diff``'s job; and its nodes already count in the quota's ``currentValue``, so the
+Why: `az aks nodepool add` fails for a name the cluster already has (a node pool is the ARM child
+resource `managedClusters/<cluster>/agentPools/<name>`). If the spec describes the existing pool, what
+changes is `gpupool diff`'s job; and its nodes already count in the quota's `currentValue`, so the
 quota rules (GP704-GP706) count them twice.
 
-Fix: pick a new name, or compare with the existing pool: ``az aks nodepool show ... -o json`` then
-``gpupool diff CURRENT SPEC``.
+Fix: pick a new name, or compare with the existing pool: `az aks nodepool show ... -o json` then
+`gpupool diff CURRENT SPEC`.
 
-Source: Azure REST API ``Microsoft.ContainerService/managedClusters/agentPools`` (the pool name is the
-resource name); azure-cli 2.91.0 ``az aks show`` output (agentPoolProfiles); as of 2026-12-03.
+Source: Azure REST API `Microsoft.ContainerService/managedClusters/agentPools` (the pool name is the
+resource name); azure-cli 2.91.0 `az aks show` output (agentPoolProfiles); as of 2026-12-03.
 
-Failing example (the cluster has nodepool1)::
+Failing example (the cluster has nodepool1):
 
     metadata:
       name: nodepool1
 
-Passing example::
+Passing example:
 
     metadata:
       name: gpunp

@@ -1,23 +1,23 @@
 """GP714 agent-pool-limit: the cluster has no room for the new node pools.
 
-What it checks: the cluster's node pools (``az aks show`` ``agentPoolProfiles``) plus the pools of the
-run that it does not have yet, against the cluster's own limit ``maxAgentPools`` (a read-only property
+What it checks: the cluster's node pools (`az aks show` `agentPoolProfiles`) plus the pools of the
+run that it does not have yet, against the cluster's own limit `maxAgentPools` (a read-only property
 of the managed cluster, 100 today).
 
-Why: ``az aks nodepool add`` fails once the cluster has ``maxAgentPools`` node pools.
+Why: `az aks nodepool add` fails once the cluster has `maxAgentPools` node pools.
 
 Fix: delete unused node pools, or put the new pool in another cluster.
 
-Source: Azure REST API ManagedCluster ``properties.maxAgentPools`` (azure-mgmt-containerservice
-``ManagedCluster.max_agent_pools``: "The max number of agent pools for the managed cluster"), as ``az
-aks show`` prints it; as of 2026-12-03.
+Source: Azure REST API ManagedCluster `properties.maxAgentPools` (azure-mgmt-containerservice
+`ManagedCluster.max_agent_pools`: "The max number of agent pools for the managed cluster"), as `az
+aks show` prints it; as of 2026-12-03.
 
-Failing example (maxAgentPools 100, 100 pools already)::
+Failing example (maxAgentPools 100, 100 pools already):
 
     metadata:
       name: gpunp
 
-Passing example (3 pools)::
+Passing example (3 pools):
 
     metadata:
       name: gpunp

@@ -5,29 +5,29 @@ pool would take but the autoscaler's zero-node template rejects. gpupool simulat
 behaves on AKS, and with a template that knows the real node; this rule reports where the two disagree.
 
 Why: with no node to copy, the cluster autoscaler on AKS builds its template from the VM size alone: the SKU's
-physical GPU count as ``nvidia.com/gpu``, allocatable = capacity, 110 pods, no MIG and no time-slicing. Pods
-requesting MIG-mixed resources (``nvidia.com/mig-1g.10gb``) or renamed time-sliced ones
-(``nvidia.com/gpu.shared``) fail its predicates (``Insufficient nvidia.com/mig-1g.10gb``), so the event is
-``pod didn't trigger scale-up`` and the pods stay Pending although the pool could run them. The
-``kubernetes.azure.com/accelerator`` label is missing from the template for sizes outside the autoscaler's
+physical GPU count as `nvidia.com/gpu`, allocatable = capacity, 110 pods, no MIG and no time-slicing. Pods
+requesting MIG-mixed resources (`nvidia.com/mig-1g.10gb`) or renamed time-sliced ones
+(`nvidia.com/gpu.shared`) fail its predicates (`Insufficient nvidia.com/mig-1g.10gb`), so the event is
+`pod didn't trigger scale-up` and the pods stay Pending although the pool could run them. The
+`kubernetes.azure.com/accelerator` label is missing from the template for sizes outside the autoscaler's
 hard-coded NVIDIA list (H100, H200, A10), so a nodeSelector on it fails too.
 
-Fix: keep ``autoscaler.minCount: 1`` (the autoscaler then copies a real node, with its real resources), or
-request what the template knows: MIG strategy Single with ``nvidia.com/gpu``, time-slicing with
-``renameByDefault: false``, a nodeSelector on ``agentpool`` instead of the accelerator label.
+Fix: keep `autoscaler.minCount: 1` (the autoscaler then copies a real node, with its real resources), or
+request what the template knows: MIG strategy Single with `nvidia.com/gpu`, time-slicing with
+`renameByDefault: false`, a nodeSelector on `agentpool` instead of the accelerator label.
 
 Source: kubernetes/autoscaler cluster-autoscaler/cloudprovider/azure/azure_template.go (buildNodeFromTemplate)
 and azure_instance_gpu_sku.go (NvidiaEnabledSKUs); processors/nodeinfosprovider/mixed_nodeinfos_processor.go
 (a ready node is the template when one exists); NVIDIA/gpu-operator#693 (MIG-mixed at zero: "pod didn't
 trigger scale-up: ... 1 Insufficient nvidia.com/mig-1g.10gb"); Azure/AKS#4216; as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     # pool: Standard_ND96asr_v4, MIG1g, migStrategy Mixed, nodeCount 0, autoscaler {minCount: 0, maxCount: 2}
     resources:
       limits: {nvidia.com/mig-1g.5gb: 1}
 
-Passing example::
+Passing example:
 
     # the same pool with autoscaler {minCount: 1, maxCount: 2}: a real node is the template
     resources:

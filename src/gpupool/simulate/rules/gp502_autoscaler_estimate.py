@@ -3,15 +3,15 @@
 What it checks: for every autoscaled pool, whether the cluster autoscaler as it behaves on AKS adds more nodes
 than it would if its template knew what a real node offers (gpupool runs both and compares).
 
-Why: scaling from zero, the autoscaler's template has the SKU's physical GPUs as ``nvidia.com/gpu``,
-allocatable = capacity and 110 pods. With MIG strategy Single (``nvidia.com/gpu`` counts MIG instances, e.g.
+Why: scaling from zero, the autoscaler's template has the SKU's physical GPUs as `nvidia.com/gpu`,
+allocatable = capacity and 110 pods. With MIG strategy Single (`nvidia.com/gpu` counts MIG instances, e.g.
 56 on Standard_ND96asr_v4 with MIG1g) or time-slicing without renaming (devices x replicas) a real node takes
 many more one-GPU pods than the template, so the first scale-up adds several times the nodes needed (billed
 until scale-down removes them, 10 minutes or more later). The other way round, a pod that fits the template
 but not a real node (its cpu or memory needs the AKS reservations, or the pool's maxPods is below 110) makes
 the autoscaler add a node the pod then can't use.
 
-Fix: keep ``autoscaler.minCount: 1`` so the template is a real node; or size the requests to what a node
+Fix: keep `autoscaler.minCount: 1` so the template is a real node; or size the requests to what a node
 really offers (allocatable after reservations, maxPods).
 
 Source: kubernetes/autoscaler cluster-autoscaler/cloudprovider/azure/azure_template.go ("TODO: set real
@@ -19,12 +19,12 @@ allocatable"), estimator/binpacking_estimator.go; MicrosoftDocs/azure-aks-docs
 articles/aks/node-resource-reservations.md; NVIDIA/k8s-device-plugin README (MIG strategies, time-slicing);
 as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     # pool: Standard_ND96asr_v4, MIG1g (Single: 56 nvidia.com/gpu per node), nodeCount 0, maxCount 4
     # 40 pods each requesting nvidia.com/gpu: 1 -> the autoscaler adds 4 nodes; 1 would do
 
-Passing example::
+Passing example:
 
     # the same pool with autoscaler {minCount: 1, maxCount: 4}: the real node is the template, nothing added
 """

@@ -8,7 +8,7 @@ Why: kube-scheduler's default profile scores nodes on cpu and memory only (NodeR
 BalancedAllocation); GPUs and other extended resources are filtered, not scored. Pods needing one GPU
 therefore spread across the emptiest nodes instead of packing, leaving a few GPUs free on every node, and a
 pod needing a whole 8-GPU node fits nowhere. The scheduler on AKS can't be given a bin-packing score for
-``nvidia.com/gpu``.
+`nvidia.com/gpu`.
 
 Fix: let the large pods schedule first (a higher PriorityClass, or create them first), give small and large
 GPU pods separate pools (nodeSelector and taints), or size the pods to fill a node.
@@ -17,12 +17,12 @@ Source: kubernetes/kubernetes pkg/scheduler/apis/config/v1/default_plugins.go (s
 pkg/scheduler/framework/plugins/noderesources/least_allocated.go (cpu and memory by default);
 as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     # 2 x Standard_ND96asr_v4 (8 GPUs each); 8 pods x nvidia.com/gpu: 1 land 4 + 4,
     # then a pod with nvidia.com/gpu: 8 stays Pending although 8 GPUs are free
 
-Passing example::
+Passing example:
 
     # the 8-GPU pod has a higher priority: it schedules first and gets a whole node
 """

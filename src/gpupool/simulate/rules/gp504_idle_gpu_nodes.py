@@ -11,11 +11,11 @@ for the trade-off), or fix the workloads that should run there (the Pending mess
 
 Source: gpupool simulate (node placement and the price table, simulate/data/prices.yaml); as of 2026-08-21.
 
-Failing example::
+Failing example:
 
     # GPU pool nodeCount: 3, a Deployment of 1 one-GPU pod -> 2 GPU nodes idle
 
-Passing example::
+Passing example:
 
     # nodeCount: 1 (or an autoscaler) for the same Deployment
 """

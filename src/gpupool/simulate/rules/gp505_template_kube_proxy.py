@@ -5,24 +5,24 @@ template were empty, but not with the kube-proxy pod (100m CPU, one pod slot) th
 template it builds from the VM size.
 
 Why: scaling from zero, the autoscaler on AKS builds the node from the VM size (allocatable = capacity) and
-adds a kube-proxy pod to it before it checks the pending pods. A pod asking for all of a size's vCPUs (``cpu:
-4`` on a 4-vCPU size) fits neither that template nor a real node (whose allocatable is lower still), so the
-event is ``pod didn't trigger scale-up: 1 Insufficient cpu`` and the pod stays Pending with no node added.
+adds a kube-proxy pod to it before it checks the pending pods. A pod asking for all of a size's vCPUs (`cpu:
+4` on a 4-vCPU size) fits neither that template nor a real node (whose allocatable is lower still), so the
+event is `pod didn't trigger scale-up: 1 Insufficient cpu` and the pod stays Pending with no node added.
 
-Fix: ask for less CPU than the node's allocatable (``gpupool plan`` prints it per pool), or pick a larger
+Fix: ask for less CPU than the node's allocatable (`gpupool plan` prints it per pool), or pick a larger
 size.
 
 Source: kubernetes/autoscaler cluster-autoscaler/cloudprovider/azure/azure_scale_set.go (TemplateNodeInfo adds
-``cloudprovider.BuildKubeProxy``), cloudprovider/util.go (kube-proxy pod, cpu 100m); measured against the real
-CA 1.31.5 scale-up orchestrator with AKS's template builder (issue 11); still in the 1.37 source; as of
-2026-12-03.
+`cloudprovider.BuildKubeProxy`), cloudprovider/util.go (kube-proxy pod, cpu 100m); measured against the real
+CA 1.31.5 scale-up orchestrator with AKS's template builder (recorded in tests/data/oracle/autoscaler); still
+in the 1.37 source; as of 2026-12-03.
 
-Failing example::
+Failing example:
 
     # pool: Standard_NC4as_T4_v3 (4 vCPU), nodeCount 0, autoscaler {minCount: 0, maxCount: 3}
     resources: {limits: {nvidia.com/gpu: 1, cpu: "4"}}
 
-Passing example::
+Passing example:
 
     resources: {limits: {nvidia.com/gpu: 1, cpu: 3500m}}
 """

@@ -1,27 +1,27 @@
-"""GP506 autoscaler-gpu-unready: the autoscaler counts GPU nodes without ``nvidia.com/gpu`` as unready.
+"""GP506 autoscaler-gpu-unready: the autoscaler counts GPU nodes without `nvidia.com/gpu` as unready.
 
-What it checks: pools whose nodes carry the ``kubernetes.azure.com/accelerator`` label but advertise no
-``nvidia.com/gpu`` (MIG strategy Mixed: ``nvidia.com/mig-*`` only; time-slicing with ``renameByDefault``:
-``nvidia.com/gpu.shared``), in a cluster where the autoscaler runs.
+What it checks: pools whose nodes carry the `kubernetes.azure.com/accelerator` label but advertise no
+`nvidia.com/gpu` (MIG strategy Mixed: `nvidia.com/mig-*` only; time-slicing with `renameByDefault`:
+`nvidia.com/gpu.shared`), in a cluster where the autoscaler runs.
 
 Why: the autoscaler's GPU processor marks a Ready node that has the GPU label but no allocatable
-``nvidia.com/gpu`` as unready (ResourceUnready), as if its device plugin had not started. So (1) no real node
-of the pool becomes its template: the autoscaler builds it from the VM size (whole GPUs as ``nvidia.com/gpu``,
+`nvidia.com/gpu` as unready (ResourceUnready), as if its device plugin had not started. So (1) no real node
+of the pool becomes its template: the autoscaler builds it from the VM size (whole GPUs as `nvidia.com/gpu`,
 no MIG or shared resources), and MIG or shared pods never trigger a scale-up, even when the pool has nodes;
-(2) pods asking ``nvidia.com/gpu`` trigger scale-ups the new nodes can't serve; for MaxNodeStartupTime
+(2) pods asking `nvidia.com/gpu` trigger scale-ups the new nodes can't serve; for MaxNodeStartupTime
 (15 min) after a node's creation the autoscaler counts it as upcoming capacity (NotStarted) and adds nothing
 more, after that it is plain unready and the autoscaler scales the pool up again from the VM size, up to its
 maximum; (3) when unready nodes exceed both ok-total-unready-count (3) and max-total-unready-percentage (45 %)
 of the cluster's nodes, the autoscaler calls the cluster unhealthy and scales no pool up at all; (4) from
 cluster-autoscaler 1.35 (on AKS its minor follows the cluster's Kubernetes minor) such a node in a pool the
-autoscaler does not manage aborts every scale-up (``could not create quotas tracker: ...``): the quota
+autoscaler does not manage aborts every scale-up (`could not create quotas tracker: ...`): the quota
 tracker asks every node's GPU count and has no template for it. Up to 1.34 that path runs only with a GPU
-resource limit (``--gpu-total``, not set on AKS), where the limit becomes unknown, so the node only counts
+resource limit (`--gpu-total`, not set on AKS), where the limit becomes unknown, so the node only counts
 for the cluster's health.
 
-Fix: for autoscaled pools use MIG strategy Single (MIG instances advertised as ``nvidia.com/gpu``) or
-time-slicing with ``renameByDefault: false``; keep MIG-mixed pools at a fixed size and out of the unready
-budget (few nodes, or enable the autoscaler only where nodes advertise ``nvidia.com/gpu``).
+Fix: for autoscaled pools use MIG strategy Single (MIG instances advertised as `nvidia.com/gpu`) or
+time-slicing with `renameByDefault: false`; keep MIG-mixed pools at a fixed size and out of the unready
+budget (few nodes, or enable the autoscaler only where nodes advertise `nvidia.com/gpu`).
 
 Source: kubernetes/autoscaler cluster-autoscaler/processors/customresources/gpu_processor.go
 (FilterOutNodesWithUnreadyResources, GetNodeGpuTarget), clusterstate/clusterstate.go (IsClusterHealthy,
@@ -30,12 +30,12 @@ core/scaleup/resource/manager.go (cluster-autoscaler-1.31.0); kubernetes/autosca
 1.35.7); MicrosoftDocs/azure-aks-docs articles/aks/cluster-autoscaler.md (profile defaults); every recorded
 answer of the real CA 1.31.5 agrees (tests/data/oracle/autoscaler); as of 2026-12-03.
 
-Failing example::
+Failing example:
 
     # pool: Standard_ND96asr_v4, MIG1g, migStrategy Mixed, nodeCount 1, autoscaler {minCount: 1, maxCount: 3}
     resources: {limits: {nvidia.com/mig-1g.5gb: 1}}   # 100 replicas: 56 run, 44 never trigger a scale-up
 
-Passing example::
+Passing example:
 
     # the same pool with migStrategy Single, requesting nvidia.com/gpu: 1 (a real node is the template)
 """
@@ -51,16 +51,35 @@ from gpupool.simulate.rules._common import gpu_text
 
 if TYPE_CHECKING:
     from gpupool.simulate.engine import RuleContext
+    from gpupool.spec.model import PoolSpec
 
 ID = "GP506"
 NAME = "autoscaler-gpu-unready"
 SEVERITY = Severity.WARNING
 SUMMARY = "GPU nodes without nvidia.com/gpu are unready to the cluster autoscaler (no template, no scale-up)"
 
-_FIX = (
-    "use migStrategy Single (or time-slicing with renameByDefault: false) so nodes advertise nvidia.com/gpu, "
-    "or keep this pool at a fixed size"
-)
+_FIXED_SIZE = "or keep this pool at a fixed size (no autoscaler)"
+
+
+def fix_for(pool: PoolSpec | None) -> str:
+    """The fix that fits the pool's way of sharing: renameByDefault for a time-sliced pool, the MIG
+    strategy for a MIG pool (a time-sliced pool has no MIG strategy to change)."""
+    gpu = pool.gpu if pool is not None else None
+    ts = gpu.time_slicing if gpu is not None else None
+    if ts is not None and ts.rename_by_default:
+        return (
+            "set gpu.sharing.timeSlicing.renameByDefault: false, so the nodes advertise the time-sliced GPUs "
+            f"as nvidia.com/gpu (and request nvidia.com/gpu in the pods), {_FIXED_SIZE}"
+        )
+    if gpu is not None and gpu.effective_mig_strategy == "Mixed":
+        return (
+            "set gpu.migStrategy: Single, so the nodes advertise their MIG instances as nvidia.com/gpu (and "
+            f"request nvidia.com/gpu in the pods), {_FIXED_SIZE}"
+        )
+    return (
+        "make the nodes advertise nvidia.com/gpu (MIG: gpu.migStrategy: Single; time-slicing: "
+        f"gpu.sharing.timeSlicing.renameByDefault: false), {_FIXED_SIZE}"
+    )
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -71,14 +90,15 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     ca = sim.ca
     if run.ca_blocked is not None and run.ca_blocked[0] in ("unhealthy", "unready-unmanaged"):
         idx = run.ca_blocked[1]
+        at = sim.pools[idx] if idx is not None else next(
+            p for p, u in zip(sim.pools, sim.gpu_unready, strict=True) if u
+        )
         yield ctx.finding(
             ID,
             Severity.ERROR,
             blocked(sim, run),
-            at_pool=sim.pools[idx] if idx is not None else next(
-                p for p, u in zip(sim.pools, sim.gpu_unready, strict=True) if u
-            ),
-            fix=_FIX,
+            at_pool=at,
+            fix=fix_for(at),
             unreadyNodes=sim.unready_nodes(run),
             nodes=run.cluster.num_nodes,
         )
@@ -103,9 +123,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             f"template from the VM size ({gpu_text(tmpl.shape)}), so pods asking for what the nodes really "
             f"offer never trigger a scale-up, and {ca.gpu_resource} pods trigger ones the new nodes can't "
             "serve"
-            + (f"; {stuck} Pending pod(s) are caught by it" if stuck else ""),
+            + (f"; {stuck} Pending {'pod is' if stuck == 1 else 'pods are'} caught by it" if stuck else ""),
             at_pool=pool,
-            fix=_FIX,
+            fix=fix_for(pool),
             pool=pool.name,
             pendingPods=stuck,
         )

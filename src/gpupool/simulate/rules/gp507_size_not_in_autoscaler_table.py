@@ -5,13 +5,13 @@ M60, P40 and P100 sizes, the GB200 and GB300 sizes, all 15 RTX PRO 6000 BSE v6 s
 
 Why: with no node to copy, the autoscaler builds a pool's template from that table. For a size it lacks there
 is no template. Up to cluster-autoscaler 1.34 (on AKS its minor follows the cluster's Kubernetes minor),
-computing the cluster's total resources for a scale-up then fails (``could not compute total resources: No
-node info for: <node group>``): while such a pool has zero nodes, no pool in the cluster scales up, not only
+computing the cluster's total resources for a scale-up then fails (`could not compute total resources: No
+node info for: <node group>`): while such a pool has zero nodes, no pool in the cluster scales up, not only
 this one. From 1.35 the limits come from a quota tracker over the existing nodes, and only this pool is
-skipped (``not ready for scale-up`` among the pod's ``NotTriggerScaleUp`` reasons). With nodes the pool works
+skipped (`not ready for scale-up` among the pod's `NotTriggerScaleUp` reasons). With nodes the pool works
 until it scales down to zero.
 
-Fix: give the pool ``autoscaler.minCount: 1`` (a real node is then the template), turn its autoscaler off, or
+Fix: give the pool `autoscaler.minCount: 1` (a real node is then the template), turn its autoscaler off, or
 pick a size the autoscaler knows.
 
 Source: kubernetes/autoscaler cluster-autoscaler/cloudprovider/azure/azure_instance_types.go (the static
@@ -20,11 +20,11 @@ table; also ND96amsr_A100_v4 at 1800 GiB memory, Azure says 1900), core/scaleup/
 (cluster-autoscaler-1.35.0: NewQuotasTracker, filterValidScaleUpNodeGroups); the error text recorded from
 the real CA 1.31.5 with AKS's template builder; as of 2026-12-03.
 
-Failing example::
+Failing example:
 
     # pool: Standard_ND128isr_NDR_GB200_v6, nodeCount 0, autoscaler {minCount: 0, maxCount: 2}
 
-Passing example::
+Passing example:
 
     # the same pool with autoscaler {minCount: 1, maxCount: 2}
 """
