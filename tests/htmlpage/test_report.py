@@ -329,7 +329,7 @@ def test_fail_on_and_clean_exit(tmp_path):
     none = run_cli("report", str(EXAMPLES / "mistakes.yaml"), "--out", str(out), "--fail-on", "none")
     assert none.exit_code == 1 and "6 errors in the pool specs" in none.stderr
     assert out.read_text().rstrip().endswith("</html>")
-    warn = run_cli("report", str(EXAMPLES / "t4-time-sliced-spot.yaml"), "--out", str(out), "--fail-on", "none")
+    warn = run_cli("report", str(EXAMPLES / "t4-time-sliced-spot.yaml"), "-d", str(out), "--fail-on", "none")
     assert warn.exit_code == 0  # warnings only: --fail-on none lets them pass
 
 
@@ -405,7 +405,7 @@ def test_snapshot_adds_doctor_findings_and_cluster_pending(tmp_path):
     assert "doctor (GP6xx)" in root.find("section", id="findings").find("p", "lead").text
     # the specs are the design doctor compares the nodes with (GP680)
     other = tmp_path / "o.html"
-    run_cli("report", str(EXAMPLES / "t4-time-sliced-spot.yaml"), "--snapshot", str(snap), "--out", str(other))
+    run_cli("report", str(EXAMPLES / "t4-time-sliced-spot.yaml"), "--snapshot", str(snap), "-d", str(other))
     spot = str(EXAMPLES / "t4-time-sliced-spot.yaml")
     drift = json.loads(run_cli("doctor", "--snapshot", str(snap), "--pool", spot, "-o", "json").stdout)
     gp680 = [f for f in drift["findings"] if f["rule"] == "GP680"]
@@ -561,7 +561,7 @@ def test_skus_file_lets_a_size_the_catalog_lacks_be_drawn(tmp_path):
                     "  nodeTaints: ['sku=gpu:NoSchedule']}\n")
     out = tmp_path / "r.html"
     try:
-        assert run_cli("report", str(spec), "--out", str(out)).exit_code == 2  # simulate needs the size's facts
+        assert run_cli("report", str(spec), "-d", str(out)).exit_code == 2  # simulate needs the size's facts
         r = run_cli("report", str(spec), "--skus", str(skus), "--out", str(out), "--fail-on", "none")
     finally:
         catalog.clear_user_sizes()

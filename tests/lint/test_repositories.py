@@ -171,7 +171,7 @@ def test_repository_with_chart_kustomize_and_manifests(tmp_path: Path) -> None:
     assert out["summary"]["charts"] == 1 and out["summary"]["invalid"] == 0
     text = run_cli("lint", "--no-config", str(root), "--exclude", "vendor/**")
     assert text.exit_code == 0 and "1 Helm chart not linted" in text.stdout and "notice" not in text.stdout
-    assert run_cli("lint", "--no-config", str(root)).exit_code == 2  # vendor/broken.yaml: GP200, unusable input
+    assert run_cli("lint", "--no-config", str(root)).exit_code == 2  # vendor/broken.yaml: GP200 (unusable)
 
 
 def test_exclude_from_the_config(tmp_path: Path) -> None:
