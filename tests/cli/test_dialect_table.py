@@ -234,3 +234,21 @@ def test_summary_plurals() -> None:
     assert [plural(1, "warning"), plural(2, "warning"), plural(0, "error"), plural(2, "info")] == [
         "1 warning", "2 warnings", "0 errors", "2 info"]
     assert plural(1, "Pending GPU pod") == "1 Pending GPU pod"
+
+
+def test_summary_lines_say_one_thing_in_the_singular(tmp_path: Path) -> None:
+    """The glitches: "1 warnings", "1 Pending GPU pods", "6 pool(s)" on stderr."""
+    from gpupool.doctor.engine import DoctorResult
+    from gpupool.doctor.report import render
+    from gpupool.findings import Finding, Severity
+
+    one = Finding("GP601", Severity.WARNING, "m", object="node n")
+    summary = {"nodes": 1, "gpuNodes": 1, "gpuNodesAdvertising": 0, "pods": 1, "pendingGpuPods": 1,
+               "findings": {"error": 0, "warning": 1, "info": 0}}
+    text = render(DoctorResult("snapshot x", [one], [], [], summary))
+    assert "1 node (1 GPU" in text and "1 pod, 1 Pending GPU pod\n" in text
+    assert text.rstrip().endswith("0 errors, 1 warning, 0 info")
+    r = run_cli("report", f"{EX}/t4-driver-only.yaml", "--out", str(tmp_path / "p.html"))
+    assert "KiB, 1 pool)" in r.stderr and "(s)" not in r.stderr
+    r = run_cli("check", f"{EX}/a100-mig-mixed.yaml")
+    assert r.stdout.rstrip().endswith("2 pools in 1 file: 0 errors, 1 warning, 0 info")

@@ -29,7 +29,7 @@ import functools
 import inspect
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -100,8 +100,6 @@ class Report:
     objects: list[tuple[str, str, str]] | None = None
     junit_findings: list[Finding] | None = None  # findings per test case, when not ``findings`` (lint)
     code: int = 0
-    fail_always: bool = False  # findings of this report fail even with --fail-on none (never so far)
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -303,6 +301,10 @@ def finish(opts: FindingsOptions, report: Report) -> None:
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
+    hidden = len(report.findings) - len(show)
+    if hidden:
+        typer.echo(f"gpupool: {plural(hidden, 'finding')} below --severity {opts.severity.value} not shown "
+                   "(they still count for the exit code)", err=True)
     if report.empty:
         typer.echo(f"gpupool: {report.empty_note}" + ("" if opts.fail_if_empty else
                    " (exit 0; --fail-if-empty makes it exit 4)"), err=True)
