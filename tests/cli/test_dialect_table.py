@@ -165,6 +165,12 @@ def test_nothing_to_check(tmp_path: Path) -> None:
         r = run_cli("lint", "--no-config", str(target))
         assert r.exit_code == 0 and "nothing to check" in r.stderr, r.stderr
         assert run_cli("lint", "--no-config", str(target), "--fail-if-empty").exit_code == 4
+        for command in ("check", "plan"):
+            r = run_cli(command, str(target))
+            assert r.exit_code == 0 and "nothing to check" in r.stderr, r.stderr
+            assert run_cli(command, str(target), "--fail-if-empty").exit_code == 4
+    # documents that are not pool specs are not "nothing": check refuses them (exit 2)
+    assert run_cli("check", f"{EX}/workloads/gpu-test.yaml", "--fail-if-empty").exit_code == 2
 
 
 def test_severity_filters_display_not_exit_code() -> None:

@@ -96,7 +96,7 @@ def register(app: typer.Typer) -> None:
         use_skus(skus)
         opts.fail_on = fail_on = effective_fail_on(opts.fail_on, strict)
         skip = parse_ignores(ignore)
-        pools = load_pool_specs(specs, exclude)
+        pools = load_pool_specs(specs, exclude, allow_empty=True)
         every = check_pools(pools)
         findings = [f for f in every if f.rule not in skip]
         ignored = len(every) - len(findings)

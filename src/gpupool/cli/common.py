@@ -281,22 +281,47 @@ def discover_files(paths: Sequence[str | os.PathLike[str]], exclude: Sequence[st
     return list(dict.fromkeys(out))
 
 
-def load_pool_specs(paths: Sequence[str | os.PathLike[str]], exclude: Sequence[str] = ()) -> list[Any]:
+def load_pool_specs(
+    paths: Sequence[str | os.PathLike[str]], exclude: Sequence[str] = (), allow_empty: bool = False
+) -> list[Any]:
     """Pool specs from files, ``-`` and directories (:func:`discover_files`; in a directory only the files
-    holding a pool spec are read, manifests beside them are left to lint and simulate)."""
+    holding a pool spec are read, manifests beside them are left to lint and simulate).
+
+    ``allow_empty`` (the commands with ``--fail-if-empty``): inputs with nothing in them — an empty or
+    comment-only file, a directory with no YAML/JSON file or only empty or binary ones — give no pool
+    instead of an error ("nothing to check"); a file with documents none of which is a pool spec is still
+    bad input (exit 2)."""
     from gpupool import yamlio
     from gpupool.spec import load_pools
     from gpupool.spec.load import is_pool_document
 
+    def documents(f: str) -> list[Any]:
+        try:
+            return [d for d in yamlio.load_file(f) if d.data is not None]
+        except yamlio.BinaryFileError:
+            if allow_empty:
+                return []
+            raise
+
     out: list[Any] = []
     for p in paths:
         if str(p) != "-" and os.path.isdir(p):
-            files = discover_files([p], exclude)
-            found = [f for f in files if any(is_pool_document(d.data) for d in yamlio.load_file(f))]
+            try:
+                files = discover_files([p], exclude)
+            except InputError:
+                if allow_empty:
+                    continue
+                raise
+            read = {f: documents(f) for f in files}
+            found = [f for f, docs in read.items() if any(is_pool_document(d.data) for d in docs)]
             if not found:
+                if allow_empty and not any(read.values()):
+                    continue
                 raise InputError(str(p), None, "no pool spec (GpuNodePool or NodePool) in this directory")
             for f in found:
                 out.extend(load_pools(f))
+        elif allow_empty and str(p) != "-" and os.path.isfile(p) and not documents(str(p)):
+            continue
         else:
             out.extend(load_pools(p))
     return out

@@ -117,7 +117,7 @@ def register(app: typer.Typer) -> None:
         from gpupool.report.text import console
 
         use_skus(skus)
-        pools = load_pool_specs(specs, exclude)
+        pools = load_pool_specs(specs, exclude, allow_empty=True)
         plan = plan_pools(pools)
 
         def as_json(show):  # type: ignore[no-untyped-def]
@@ -133,4 +133,4 @@ def register(app: typer.Typer) -> None:
 
         objects = [(p.where.path, p.label, "valid") for p in pools]
         finish(opts, Report(list(plan.findings), ("gpupool.design.rules",), as_text, as_json,
-                            empty=not pools, objects=objects))
+                            empty=not pools, empty_note="nothing to check: no pool spec", objects=objects))

@@ -160,7 +160,7 @@ def register(app: typer.Typer) -> None:
         from gpupool.cli.common import load_pool_specs
         from gpupool.errors import InputError
 
-        pools = load_pool_specs(specs, exclude)
+        pools = load_pool_specs(specs, exclude, allow_empty=True)
         if commands:
             typer.echo(print_commands(pools, from_dir or "preflight-inputs", location, specs), nl=False)
             return
