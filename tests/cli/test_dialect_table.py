@@ -150,7 +150,12 @@ def test_exit_2_for_unusable_input_in_every_command(tmp_path: Path) -> None:
 
 def test_exit_1_and_exit_zero(tmp_path: Path) -> None:
     for argv in (["check", f"{EX}/mistakes.yaml"], ["plan", f"{EX}/mistakes.yaml"],
-                 ["lint", "--no-config", f"{EX}/workloads/gpu-test-bad.yaml"]):
+                 ["lint", "--no-config", f"{EX}/workloads/gpu-test-bad.yaml"],
+                 ["diff", f"{EX}/diff/current-gpunp.json", f"{EX}/diff/desired-gpunp-a100.yaml",
+                  "-w", f"{EX}/workloads"],
+                 ["simulate", f"{EX}/a100-mig-mixed.yaml", f"{EX}/workloads/training.yaml"],
+                 ["doctor", "--snapshot", str(SNAPSHOT)],
+                 ["preflight", f"{EX}/preflight/gpu.yaml", "--from", f"{EX}/preflight/az"]):
         assert run_cli(*argv).exit_code == 1
         assert run_cli(*argv, "--exit-zero").exit_code == 0
         assert run_cli(*argv, "--fail-on", "none").exit_code == 0
