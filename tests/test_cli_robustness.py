@@ -75,9 +75,13 @@ def test_lint_keeps_going_past_bad_files(tmp_path):
 
 
 def test_missing_file_and_directory(tmp_path):
-    for argv in (["check", str(tmp_path / "nope.yaml")], ["plan", str(tmp_path)]):
+    for argv in (["check", str(tmp_path / "nope.yaml")], ["plan", str(tmp_path / "nodir")]):
         r = run_program(*argv)
         assert r.exit_code == 2 and "Traceback" not in r.stderr and r.stderr.count("\n") == 1
+    # an empty directory is nothing to check: exit 0 with a note, 4 with --fail-if-empty (README)
+    r = run_program("plan", str(tmp_path))
+    assert r.exit_code == 0 and "nothing to check" in r.stderr and "Traceback" not in r.stderr
+    assert run_program("plan", str(tmp_path), "--fail-if-empty").exit_code == 4
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -295,11 +295,11 @@ def load_pool_specs(
     from gpupool.spec import load_pools
     from gpupool.spec.load import is_pool_document
 
-    def documents(f: str) -> list[Any]:
+    def documents(f: str, walked: bool) -> list[Any]:
         try:
             return [d for d in yamlio.load_file(f) if d.data is not None]
         except yamlio.BinaryFileError:
-            if allow_empty:
+            if allow_empty and walked:  # a binary file found by a walk is skipped; a named one is bad input
                 return []
             raise
 
@@ -312,7 +312,7 @@ def load_pool_specs(
                 if allow_empty:
                     continue
                 raise
-            read = {f: documents(f) for f in files}
+            read = {f: documents(f, True) for f in files}
             found = [f for f, docs in read.items() if any(is_pool_document(d.data) for d in docs)]
             if not found:
                 if allow_empty and not any(read.values()):
@@ -320,7 +320,7 @@ def load_pool_specs(
                 raise InputError(str(p), None, "no pool spec (GpuNodePool or NodePool) in this directory")
             for f in found:
                 out.extend(load_pools(f))
-        elif allow_empty and str(p) != "-" and os.path.isfile(p) and not documents(str(p)):
+        elif allow_empty and str(p) != "-" and os.path.isfile(p) and not documents(str(p), False):
             continue
         else:
             out.extend(load_pools(p))
