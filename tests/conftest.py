@@ -21,3 +21,13 @@ def program():
 def _fixed_today(monkeypatch):
     """Support windows (GP135, GP137) are judged on this date, so results do not change with the calendar."""
     monkeypatch.setenv("GPUPOOL_TODAY", "2026-12-03")
+
+
+@pytest.fixture(autouse=True)
+def _no_configured_version():
+    """A run's .gpupool.yaml kubernetesVersion is process state (set by the CLI): none leaks into the next
+    test."""
+    yield
+    from gpupool.catalog.aks import configure_default_version
+
+    configure_default_version(None)

@@ -40,7 +40,7 @@ def base(command: str, tmp: Path) -> list[str]:
     return {
         "check": ["check", f"{EX}/t4-driver-only.yaml"],
         "plan": ["plan", f"{EX}/t4-driver-only.yaml"],
-        "lint": ["lint", "--no-config", f"{EX}/workloads/gpu-test.yaml"],
+        "lint": ["lint", f"{EX}/workloads/gpu-test.yaml"],
         "diff": ["diff", f"{EX}/diff/current-gpunp.json", f"{EX}/diff/desired-gpunp-a100.yaml"],
         "simulate": ["simulate", f"{EX}/a100-mig-mixed.yaml", f"{EX}/workloads/training.yaml"],
         "doctor": ["doctor", "--snapshot", str(SNAPSHOT)],
@@ -58,7 +58,7 @@ def with_directory(command: str, tmp: Path) -> list[str]:
     return {
         "check": ["check", str(pools)],
         "plan": ["plan", str(pools)],
-        "lint": ["lint", "--no-config", f"{EX}/workloads"],
+        "lint": ["lint", f"{EX}/workloads"],
         "diff": ["diff", f"{EX}/diff/current-gpunp.json", f"{EX}/diff", "-w", f"{EX}/workloads"],
         "simulate": ["simulate", f"{EX}/a100-mig-mixed.yaml", f"{EX}/workloads"],
         "doctor": ["doctor", "--snapshot", str(SNAPSHOT), "--pool", str(pools)],
@@ -103,6 +103,13 @@ def test_readme_table_cell(command: str, column: str, tmp_path: Path) -> None:
         argv += ["--exclude", "nothing-matches-*"]
     elif column == "directories":
         argv = with_directory(command, tmp_path)
+    elif column == "--config":  # read and checked whole: a misspelt key in its section is bad input
+        cfg = tmp_path / "gpupool-config.yaml"
+        cfg.write_text(f"{command}:\n  rulez: {{}}\n")
+        r = run_cli(*argv, "--config", str(cfg))
+        assert r.exit_code == 2 and f'{command}: unknown field "rulez" (did you mean "rules"?)' in r.stderr
+        cfg.write_text(f"rules: {{GP128: warning}}\n{command}:\n  rules: {{}}\n")
+        argv = [*argv, "--config", str(cfg)]
     r = run_cli(*argv)
     if want == "no":
         assert r.exit_code == 2, (argv, r.stdout, r.stderr)

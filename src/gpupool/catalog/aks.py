@@ -166,15 +166,29 @@ class DefaultVersion:
     on: _dt.date
     ga_minors: tuple[str, ...]  # the confirmed-GA minors it was chosen from, oldest first
     source: str
+    configured: str | None = None  # the config file whose kubernetesVersion this is
 
     def note(self) -> str:
         """``assuming Kubernetes 1.35, AKS's default on 2026-12-03; set kubernetesVersion``."""
+        if self.configured:
+            return f"assuming Kubernetes {self.minor}, the kubernetesVersion of {self.configured}"
         on = self.on.isoformat()
         return f"assuming Kubernetes {self.minor}, AKS's default on {on}; set kubernetesVersion"
 
     def to_dict(self) -> dict[str, str]:
-        return {"kubernetesVersion": self.minor, "reason": "AKS's default", "on": self.on.isoformat(),
-                "note": self.note(), "source": self.source}
+        reason = f"kubernetesVersion in {self.configured}" if self.configured else "AKS's default"
+        return {"kubernetesVersion": self.minor, "reason": reason, "on": self.on.isoformat(),
+                "note": self.note(), "source": self.configured or self.source}
+
+
+_configured: tuple[str, str] | None = None  # (minor, config file): the run's .gpupool.yaml kubernetesVersion
+
+
+def configure_default_version(minor: str | None, config_path: str | None = None) -> None:
+    """Make ``minor`` the version every command assumes where nothing says one (the global
+    ``kubernetesVersion`` of ``.gpupool.yaml``; set once per run by the CLI). None: AKS's default again."""
+    global _configured
+    _configured = (".".join(minor.split(".")[:2]), config_path or ".gpupool.yaml") if minor else None
 
 
 def default_kubernetes_version(on: _dt.date | None = None) -> DefaultVersion:
@@ -187,6 +201,8 @@ def default_kubernetes_version(on: _dt.date | None = None) -> DefaultVersion:
     supported-kubernetes-versions.md ("AKS defaults to N-1"), with the calendar in kubernetes_versions.yaml.
     """
     day = on or today()
+    if _configured is not None and on is None:
+        return DefaultVersion(_configured[0], day, (), _configured[1], configured=_configured[1])
     confirmed = (v for v in kubernetes_versions().values() if not v.planned and v.ga is not None)
     ga = sorted((v.minor for v in confirmed if v.ga is not None and v.ga <= day), key=version_tuple)
     if not ga:  # a date before the calendar: its oldest row

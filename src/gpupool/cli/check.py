@@ -91,13 +91,13 @@ def register(app: typer.Typer) -> None:
         ),
         opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
-        from gpupool.cli.common import load_pool_specs, use_skus
+        from gpupool.cli.common import config_exclude, load_pool_specs, use_skus
 
         use_skus(skus)
         opts.fail_on = fail_on = effective_fail_on(opts.fail_on, strict)
         skip = parse_ignores(ignore)
-        pools = load_pool_specs(specs, exclude, allow_empty=True)
-        every = check_pools(pools)
+        pools = load_pool_specs(specs, config_exclude(opts.config, "check", exclude), allow_empty=True)
+        every = check_pools(pools, honour_ignores=False)
         findings = [f for f in every if f.rule not in skip]
         ignored = len(every) - len(findings)
         files = len({p.where.path for p in pools})
@@ -118,4 +118,4 @@ def register(app: typer.Typer) -> None:
 
         objects = [(p.where.path, p.label, "valid") for p in pools]
         finish(opts, Report(findings, ("gpupool.design.rules",), as_text, as_json, empty=not pools,
-                            empty_note="nothing to check: no pool spec", objects=objects))
+                            empty_note="nothing to check: no pool spec", objects=objects, pools=pools))

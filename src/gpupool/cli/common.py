@@ -254,15 +254,47 @@ def parse_ignores(values: list[str] | None) -> set[str]:
 
 
 def use_skus(path: str | None) -> None:
-    """``--skus FILE``: let the catalog use sizes it lacks from the user's ``az vm list-skus -o json``; and
-    the sizes declared in ``.gpupool.yaml`` (``sizes:``, found upward from the working directory)."""
+    """``--skus FILE``: let the catalog use sizes it lacks from the user's ``az vm list-skus -o json`` (the
+    sizes declared in ``.gpupool.yaml`` come with the config: :func:`use_config`)."""
     if path:
         from gpupool.catalog.listskus import use_list_skus
 
         use_list_skus(path)
-    from gpupool.catalog.declared import use_config_sizes
 
-    use_config_sizes()
+
+def use_config(path: str | None = None, no_config: bool = False) -> Any:
+    """The run's ``.gpupool.yaml`` (``--config FILE``, else found upward; ``--no-config``: none), read and
+    checked whole, and put to use: its ``kubernetesVersion`` becomes the version assumed where nothing says
+    one, its ``sizes`` join the catalog. Returns the :class:`gpupool.config.Config` (None without one)."""
+    from gpupool import config
+    from gpupool.catalog.aks import configure_default_version
+
+    cfg = config.resolve(path, no_config)
+    configure_default_version(cfg.kubernetes_version if cfg else None, cfg.path if cfg else None)
+    if cfg is not None and isinstance(cfg.data, dict) and cfg.data.get("sizes") is not None:
+        from gpupool.catalog import add_user_sizes
+        from gpupool.catalog.declared import parse_sizes
+
+        add_user_sizes(parse_sizes(cfg.data, str(cfg.path)))
+    return cfg
+
+
+def config_option() -> Any:
+    """``--config FILE`` for the commands outside the findings pipeline (render, report)."""
+    return typer.Option(
+        None, "--config", metavar="FILE",
+        help="Config file (default: .gpupool.yaml found upward from the working directory).",
+    )
+
+
+def no_config_option() -> Any:
+    return typer.Option(False, "--no-config", help="Do not read any config file.")
+
+
+def config_exclude(cfg: Any, command: str, exclude: Sequence[str]) -> list[str]:
+    """``--exclude`` globs plus the config section's ``exclude``."""
+    extra = cfg.section(command).exclude if cfg is not None else ()
+    return [*exclude, *extra]
 
 
 def discover_files(paths: Sequence[str | os.PathLike[str]], exclude: Sequence[str] = ()) -> list[str]:

@@ -380,7 +380,7 @@ def register(app: typer.Typer) -> None:
             print_text(dataclasses.replace(result, findings=tuple(show)), written)
 
         finish(opts, Report(list(result.findings), ("gpupool.diff.rules",), as_text, as_json,
-                            code=1 if exit_code and result.has_changes else 0))
+                            code=1 if exit_code and result.has_changes else 0, pools=[des]))
 
     @app.command("import")
     @guard

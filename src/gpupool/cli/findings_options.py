@@ -78,6 +78,9 @@ class FindingsOptions:
     exit_zero: bool = False
     severity: ShowSeverity = ShowSeverity.info
     fail_if_empty: bool = False
+    config_file: str | None = None
+    no_config: bool = False
+    config: Any = None  # the run's gpupool.config.Config (None: no .gpupool.yaml)
 
 
 @dataclass
@@ -100,6 +103,9 @@ class Report:
     objects: list[tuple[str, str, str]] | None = None
     junit_findings: list[Finding] | None = None  # findings per test case, when not ``findings`` (lint)
     code: int = 0
+    pools: list[Any] | None = None  # the pool specs read: their gpupool.io/ignore annotations apply
+    configured: bool = False  # the command applied the config's rules and ignore itself (lint, plan)
+    left_out: int = 0  # findings the command left out itself (config, annotations), for the note
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -158,6 +164,12 @@ def _options() -> list[inspect.Parameter]:
         p("fail_if_empty", bool, typer.Option(
             False, "--fail-if-empty", help="Exit 4 when there is nothing to check (no objects or pools).",
         )),
+        p("config_file", str | None, typer.Option(
+            None, "--config", metavar="FILE",
+            help="Config file (default: .gpupool.yaml found upward from the working directory): rules, "
+            "ignore, kubernetesVersion, sizes, and a section per command.",
+        )),
+        p("no_config", bool, typer.Option(False, "--no-config", help="Do not read any config file.")),
     ]
 
 
@@ -181,6 +193,9 @@ def findings_options(command: str, fail_on_default: FailOn = FailOn.error) -> Ca
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             opts = FindingsOptions(command=command, **{k: kwargs.pop(k) for k in list(kwargs) if k in names})
+            from gpupool.cli.common import use_config
+
+            opts.config = use_config(opts.config_file, opts.no_config)
             return fn(*args, opts=opts, **kwargs)
 
         positional = [q for q in params if q.kind is not inspect.Parameter.KEYWORD_ONLY]
@@ -268,8 +283,25 @@ def exit_code(opts: FindingsOptions, report: Report) -> int:
     return code
 
 
+def suppress(opts: FindingsOptions, report: Report) -> int:
+    """Leave out what the pool specs' ``gpupool.io/ignore`` annotations and the config's ``ignore`` entries
+    name, and apply the config's ``rules`` levels (global part and the command's section); returns how
+    many findings were left out."""
+    dropped = report.left_out
+    if report.pools:
+        from gpupool.spec.suppress import apply_pool_ignores
+
+        report.findings, n = apply_pool_ignores(report.findings, report.pools)
+        dropped += n
+    if opts.config is not None and not report.configured:
+        report.findings, n = opts.config.apply(opts.command, report.findings)
+        dropped += n
+    return dropped
+
+
 def finish(opts: FindingsOptions, report: Report) -> None:
     """Print or write the report in the chosen format, then exit with the contract's code."""
+    left_out = suppress(opts, report)
     show = shown(report.findings, opts.severity)
     text = render(opts, report, show)
     if opts.output_file:
@@ -301,6 +333,10 @@ def finish(opts: FindingsOptions, report: Report) -> None:
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
+    if left_out:
+        typer.echo(f"gpupool: {plural(left_out, 'finding')} left out by gpupool.io/ignore annotations or "
+                   f"{opts.config.path if opts.config is not None else 'the config'} (ignore, rules: off)",
+                   err=True)
     hidden = len(report.findings) - len(show)
     if hidden:
         typer.echo(f"gpupool: {plural(hidden, 'finding')} below --severity {opts.severity.value} not shown "

@@ -71,12 +71,6 @@ def register(app: typer.Typer) -> None:
             metavar="GLOB",
             help="Skip files and directories matching GLOB (relative to each input, or a name; repeatable).",
         ),
-        config: Path = typer.Option(
-            None,
-            "--config",
-            help="Config file (default: .gpupool.yaml found upward from the working directory).",
-        ),
-        no_config: bool = typer.Option(False, "--no-config", help="Do not read any config file."),
         disallow_ignores: bool = typer.Option(
             False, "--disallow-ignores", help="Honour no gpupool.io/ignore annotation and no config ignore."
         ),
@@ -89,19 +83,19 @@ def register(app: typer.Typer) -> None:
         opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
         from gpupool.cli.common import load_pool_specs
-        from gpupool.lint.config import find_config, load_config
+        from gpupool.lint.config import from_config
         from gpupool.lint.engine import LintOptions, lint_paths
         from gpupool.report import jsonout, text
 
         if not paths:
             raise InputError(None, None, "no input given", "pass files, directories, or - for standard input")
-        cfg = None
-        if config is not None:
-            cfg = load_config(config)
-        elif not no_config:
-            found = find_config()
-            cfg = load_config(found) if found else None
-        pools = load_pool_specs(pool or [], tuple(exclude or ()))
+        import dataclasses
+
+        cfg = from_config(opts.config)
+        pool_paths = [*(pool or []), *(cfg.pools if cfg is not None else ())]  # files or directories
+        pools = load_pool_specs(pool_paths, tuple(exclude or ()))
+        if cfg is not None:
+            cfg = dataclasses.replace(cfg, pools=())
         ignored = tuple(t.strip() for item in ignore or () for t in item.split(",") if t.strip())
         options = LintOptions(
             ignore=ignored,
@@ -148,4 +142,4 @@ def register(app: typer.Typer) -> None:
         finish(opts, Report(result.findings, ("gpupool.lint.rules",), as_text, as_json, empty=empty,
                             empty_note="nothing to check: no Kubernetes object in the inputs",
                             objects=objects, junit_findings=result.per_object,
-                            code=2 if unusable else 0))
+                            code=2 if unusable else 0, configured=True))

@@ -110,15 +110,24 @@ def register(app: typer.Typer) -> None:
 
         Example: gpupool plan examples/t4-driver-only.yaml
         """
-        from gpupool.cli.common import load_pool_specs, use_skus
+        from gpupool.cli.common import config_exclude, load_pool_specs, use_skus
         from gpupool.design.check import assumed_version
         from gpupool.design.plan import plan_pools
         from gpupool.report import jsonout
         from gpupool.report.text import console
 
         use_skus(skus)
-        pools = load_pool_specs(specs, exclude, allow_empty=True)
-        plan = plan_pools(pools)
+        pools = load_pool_specs(specs, config_exclude(opts.config, "plan", exclude), allow_empty=True)
+        left_out = 0
+
+        def settle(found):  # type: ignore[no-untyped-def]
+            nonlocal left_out
+            if opts.config is None:
+                return found
+            kept, left_out = opts.config.apply("plan", found)
+            return kept
+
+        plan = plan_pools(pools, settle)
 
         def as_json(show):  # type: ignore[no-untyped-def]
             return {
@@ -133,4 +142,5 @@ def register(app: typer.Typer) -> None:
 
         objects = [(p.where.path, p.label, "valid") for p in pools]
         finish(opts, Report(list(plan.findings), ("gpupool.design.rules",), as_text, as_json,
-                            empty=not pools, empty_note="nothing to check: no pool spec", objects=objects))
+                            empty=not pools, empty_note="nothing to check: no pool spec", objects=objects,
+                            configured=True, left_out=left_out))

@@ -227,4 +227,4 @@ def _report(pools, inputs, ignore: list[str], opts: FindingsOptions) -> None:  #
 
     objects = [(p.where.path, p.label, "valid") for p in pools]
     finish(opts, Report(findings, ("gpupool.preflight.rules",), as_text, as_json, empty=not pools,
-                        objects=objects))
+                        objects=objects, pools=pools))

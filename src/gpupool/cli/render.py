@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from gpupool.cli.common import FailOn, fail_on_option, guard
+from gpupool.cli.common import FailOn, config_option, fail_on_option, guard, no_config_option
 from gpupool.cli.findings_options import plural
 from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity
@@ -87,21 +87,32 @@ def register(app: typer.Typer) -> None:
             None, "--skus", metavar="FILE",
             help="az vm list-skus -o json: sizes the catalog lacks get its facts (vCPUs, memory, GPUs).",
         ),
+        config: str | None = config_option(),
+        no_config: bool = no_config_option(),
     ) -> None:
         """Render the pools of the specs: az CLI script, ARM templates, Terraform and Kubernetes manifests.
 
         Nothing is written when the spec has design errors, or findings at the --fail-on severity (exit 1).
         Writing is atomic.
         """
-        from gpupool.cli.common import load_pool_specs, moved_destination, use_skus
+        from gpupool.cli.common import (
+            config_exclude,
+            load_pool_specs,
+            moved_destination,
+            use_config,
+            use_skus,
+        )
         from gpupool.render import write_all
         from gpupool.report.text import console, print_findings
 
         output = moved_destination("render", out, old_output, "--out DIR (or -d DIR)")
         formats = parse_formats(fmt)
+        cfg = use_config(config, no_config)
         use_skus(skus)
-        pools = load_pool_specs(specs, exclude)
+        pools = load_pool_specs(specs, config_exclude(cfg, "render", exclude))
         findings = run_checks(pools)
+        if cfg is not None:  # the config's rules levels and ignore entries, as check applies them
+            findings, _ = cfg.apply("render", findings)
         blocking = blocking_findings(findings, fail_on)
         if blocking:
             con = console(sys.stdout)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from gpupool.cli.common import FailOn, fail_on_option, guard
+from gpupool.cli.common import FailOn, config_option, fail_on_option, guard, no_config_option
 from gpupool.cli.findings_options import plural
 
 
@@ -53,6 +53,8 @@ def register(app: typer.Typer) -> None:
             None, "--skus", metavar="FILE",
             help="az vm list-skus -o json: sizes the catalog lacks get its facts (vCPUs, memory, GPUs).",
         ),
+        config: str | None = config_option(),
+        no_config: bool = no_config_option(),
         fail_on: FailOn = fail_on_option(),
     ) -> None:
         """Write one HTML page: the GPU chain per pool, capacity and cost, findings, Pending pods.
@@ -69,7 +71,7 @@ def register(app: typer.Typer) -> None:
 
         Example: gpupool report examples/t4-driver-only.yaml examples/workloads/ --out report.html
         """
-        from gpupool.cli.common import discover_files, moved_destination, use_skus
+        from gpupool.cli.common import config_exclude, discover_files, moved_destination, use_config, use_skus
         from gpupool.cli.diff import read_current, write_atomic
         from gpupool.findings import exit_code
         from gpupool.htmlpage.gather import gather
@@ -78,12 +80,14 @@ def register(app: typer.Typer) -> None:
         from gpupool.simulate import load_prices
 
         output = moved_destination("report", out, old_output, "--out FILE (or -d FILE)")
+        cfg = use_config(config, no_config)
         use_skus(skus)
-        names = discover_files(files, exclude)
+        names = discover_files(files, config_exclude(cfg, "report", exclude))
         cur = read_current(current, None, None) if current else None
         table = load_prices(prices) if prices is not None else None
         res = gather(names, current=cur, current_path=current, kubernetes_version=kubernetes_version,
-                     prices=table, snapshot=snapshot)
+                     prices=table, snapshot=snapshot,
+                     settle=(lambda found: cfg.apply("report", found)[0]) if cfg is not None else None)
         html = render(build(res))
         write_atomic(output, html)
         findings = list(res.check) + list(res.simulation.findings)

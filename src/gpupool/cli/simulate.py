@@ -298,7 +298,10 @@ def register(app: typer.Typer) -> None:
                 context,
                 str(kubeconfig) if kubeconfig is not None else None,
             )
-        inputs = load_inputs(discover_files(files, exclude), require_pools=start is None)
+        from gpupool.cli.common import config_exclude
+
+        names = discover_files(files, config_exclude(opts.config, "simulate", exclude))
+        inputs = load_inputs(names, require_pools=start is None)
         table = load_prices(prices) if prices is not None else None
         if fetch_prices:
             where = region or next((p.location for p in inputs.pools if p.location), None) or bundled().region
@@ -335,5 +338,5 @@ def register(app: typer.Typer) -> None:
         pending = result.exit_code if opts.fail_on is not FailOn.none else 0  # Pending pods fail too
         empty = not inputs.workloads and not inputs.pools
         finish(opts, Report(list(result.findings), ("gpupool.simulate.rules",), as_text, as_json,
-                            code=pending, empty=empty,
+                            code=pending, empty=empty, pools=list(inputs.pools),
                             empty_note="nothing to check: no pool and no workload"))

@@ -108,9 +108,16 @@ def iter_findings(pools: list[PoolSpec]) -> Iterator[Finding]:
             yield from rule.module.check(ctx.pool, ctx)
 
 
-def check_pools(pools: list[PoolSpec]) -> list[Finding]:
-    """Run every design rule (GP1xx) on ``pools`` and return the findings, sorted by path and line."""
-    return sorted(iter_findings(pools), key=sort_key)
+def check_pools(pools: list[PoolSpec], honour_ignores: bool = True) -> list[Finding]:
+    """Run every design rule (GP1xx) on ``pools`` and return the findings, sorted by path and line; without
+    those the pools' ``gpupool.io/ignore`` annotations name (``honour_ignores=False``: all of them, for a
+    caller that leaves them out itself and counts them, as ``check`` does)."""
+    found = sorted(iter_findings(pools), key=sort_key)
+    if honour_ignores:
+        from gpupool.spec.suppress import apply_pool_ignores
+
+        found, _ = apply_pool_ignores(found, pools)
+    return found
 
 
 def assumed_version(pools: list[PoolSpec]) -> str | None:

@@ -4,6 +4,7 @@ the commands that create it. Pure: pools in, a :class:`Plan` out; the CLI prints
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,11 +131,17 @@ def final_settings(pool: PoolSpec) -> list[FinalSetting]:
     return out
 
 
-def plan_pools(pools: list[PoolSpec]) -> Plan:
+def plan_pools(
+    pools: list[PoolSpec], settle: Callable[[list[Finding]], list[Finding]] | None = None
+) -> Plan:
+    """``settle``: what the caller's config makes of the findings (levels, ignores) before a spec with an
+    error is refused."""
     from gpupool.design.check import check_pools
     from gpupool.render.az import nodepool_add_argv
 
     findings = check_pools(pools)
+    if settle is not None:
+        findings = settle(findings)
     # A spec with an error is refused as render refuses it: no command that would create a pool AKS rejects
     # or that cannot work (the findings say why).
     refused = any(f.severity is Severity.ERROR for f in findings)

@@ -23,9 +23,9 @@ pass a spec with an error: render writes nothing, plan prints no command, report
 
 
 def kubernetes_version_text() -> str:
-    from gpupool.catalog.aks import default_kubernetes_version
+    from gpupool.catalog.aks import default_kubernetes_version, today
 
-    d = default_kubernetes_version()
+    d = default_kubernetes_version(today())  # AKS's default, whatever a config says
     return f"""Kubernetes version without kubernetesVersion
 
 A spec or run that states no Kubernetes version is judged on AKS's own default for a new cluster: N-1 of
@@ -35,7 +35,8 @@ the minors whose AKS GA the release calendar confirms. A GA the calendar only pl
 check, plan, lint, simulate and doctor use this one default and say so, in text and in JSON ("assumed"):
   {d.note()} A finding that rests only on the assumed version is a warning, never an error. For
 doctor and simulate --live/--snapshot the cluster's own version (the server's, else the kubelets') always
-wins over the default.
+wins over the default. A kubernetesVersion at the top of .gpupool.yaml replaces the default for every
+command (the note then names the file).
 
 Source: {d.source}; the calendar in catalog/data/kubernetes_versions.yaml.
 """

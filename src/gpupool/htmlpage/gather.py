@@ -7,6 +7,7 @@ engine is the one the matching command runs, with its defaults; nothing is re-im
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,9 +106,12 @@ def gather(
     kubernetes_version: str | None = None,
     prices: Any = None,
     snapshot: str | Path | None = None,
+    settle: Any = None,
 ) -> Results:
     """Read ``files`` (pool specs and workloads, told apart by kind) and run every engine on them.
 
+    ``settle``: what the run's config makes of a list of findings (its rules levels and ignore entries),
+    applied to every engine's findings; the pools' ``gpupool.io/ignore`` annotations always apply.
     ``current``: CURRENT as ``gpupool diff`` reads it ([(PoolSpec, AzPool | None)]); each of its pools that
     the specs also define is diffed against the spec. ``snapshot``: a cluster snapshot directory (what
     ``gpupool doctor --collect`` writes), diagnosed by doctor. Raises InputError for unusable input.
@@ -170,7 +174,25 @@ def gather(
         res.doctor = diagnose(read_snapshot(snapshot), prices=prices, pools=res.pools)  # GP680: vs design
         res.snapshot = str(snapshot)
         lap("doctor")
+    _settle(res, settle)
     return res
+
+
+def _settle(res: Results, settle: Any) -> None:
+    """Leave out what the pools' annotations and the config name, in every engine's findings."""
+    from gpupool.spec.suppress import apply_pool_ignores
+
+    def one(found: Any) -> list[Finding]:
+        kept, _ = apply_pool_ignores(found, res.pools)
+        return settle(kept) if settle is not None else kept
+
+    res.check = one(res.check)
+    res.simulation.findings = one(res.simulation.findings)
+    if res.lint is not None:
+        res.lint.findings = one(res.lint.findings)
+    res.diffs = [dataclasses.replace(d, findings=tuple(one(d.findings))) for d in res.diffs]
+    if res.doctor is not None:
+        res.doctor.findings = one(res.doctor.findings)
 
 
 def _diffs(res: Results, current: list[tuple[Any, Any]], workload_files: list[str]) -> None:

@@ -1,7 +1,7 @@
 """Lint configuration (``.gpupool.yaml``) and in-manifest suppressions (``gpupool.io/ignore``).
 
-Config file, found upward from the working directory (or given with ``--config``); only its ``lint:``
-section is read here (other commands may own other sections)::
+Config file (:mod:`gpupool.config`: found upward from the working directory, or ``--config``): lint reads
+its ``lint:`` section over the file's global part (``rules``, ``ignore``, ``kubernetesVersion``, ``pools``)::
 
     lint:
       kubernetesVersion: "1.33"     # like -k
@@ -35,33 +35,20 @@ entry is a rule ID or name, optionally followed by the reason (``ID reason`` or 
 
 from __future__ import annotations
 
-import contextlib
-import difflib
-import fnmatch
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gpupool import yamlio
-from gpupool.errors import InputError
+from gpupool import config
 from gpupool.findings import Severity
 
-CONFIG_NAME = ".gpupool.yaml"
 ANNOTATION = "gpupool.io/ignore"
-LEVELS = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "off": None}
-LINT_FIELDS = (
-    "kubernetesVersion",
-    "strict",
-    "rejectUnknown",
-    "requireSchemas",
-    "crds",
-    "pools",
-    "rules",
-    "ignore",
-    "exclude",
-)
-IGNORE_FIELDS = ("rules", "kind", "namespace", "name", "path", "reason")
+LEVELS = config.LEVELS
+LINT_FIELDS = config.LINT_FIELDS
+IGNORE_FIELDS = config.IGNORE_FIELDS
+CONFIG_NAME = config.CONFIG_NAME
+IgnoreEntry = config.IgnoreEntry
 _ENTRY_SPLIT = re.compile(r"[;\n]")
 _RULE_TOKEN = re.compile(r"^[A-Za-z][A-Za-z0-9-]*$")
 
@@ -83,45 +70,10 @@ def resolve_rule(token: str) -> str | None:
 
 
 @dataclass(frozen=True)
-class IgnoreEntry:
-    reason: str
-    rules: frozenset[str] | None = None  # None: every rule
-    kind: str | None = None
-    namespace: str | None = None
-    name: str | None = None
-    path: str | None = None
-    line: int | None = None
-
-    @property
-    def needs_object(self) -> bool:
-        return any(x is not None for x in (self.kind, self.namespace, self.name))
-
-    def matches(
-        self, rule: str, path: str | None, obj: tuple[str, str, str] | None, base_dir: Path | None = None
-    ) -> bool:
-        """``obj`` is (kind, namespace, name); namespace "" when the manifest sets none."""
-        if self.rules is not None and rule not in self.rules:
-            return False
-        if self.path is not None:
-            if path is None:
-                return False
-            candidates = [path]
-            if base_dir is not None:
-                with contextlib.suppress(ValueError, OSError):
-                    candidates.append(str(Path(path).resolve().relative_to(base_dir.resolve())))
-            if not any(fnmatch.fnmatchcase(c, self.path) for c in candidates):
-                return False
-        if self.needs_object:
-            if obj is None:
-                return False
-            for pattern, value in ((self.kind, obj[0]), (self.namespace, obj[1]), (self.name, obj[2])):
-                if pattern is not None and not fnmatch.fnmatchcase(value, pattern):
-                    return False
-        return True
-
-
-@dataclass(frozen=True)
 class LintConfig:
+    """What lint reads of ``.gpupool.yaml``: its ``lint:`` section over the global part (``rules``,
+    ``ignore``, ``kubernetesVersion``, ``pools``)."""
+
     path: str | None = None
     levels: dict[str, Severity | None] = field(default_factory=dict)  # rule ID -> severity (None = off)
     ignores: tuple[IgnoreEntry, ...] = ()
@@ -137,172 +89,36 @@ class LintConfig:
         return Path(self.path).parent if self.path else None
 
 
-def find_config(start: Path | None = None) -> Path | None:
-    """The nearest ``.gpupool.yaml`` in ``start`` (default: the working directory) or a parent."""
-    here = (start or Path.cwd()).resolve()
-    for d in (here, *here.parents):
-        candidate = d / CONFIG_NAME
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def _line(mapping: Any, key: Any, default: int | None) -> int | None:
-    if isinstance(mapping, yamlio.LineDict) and key in mapping.key_pos:
-        return mapping.key_pos[key][0]
-    return default
-
-
-def _mapping(path: str, value: Any, where: str, allowed: tuple[str, ...], line: int | None) -> dict:
-    if not isinstance(value, dict):
-        raise InputError(path, line, f"{where}: expected a mapping")
-    for key in value:
-        if key not in allowed:
-            close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
-            hint = f'did you mean "{close[0]}"?' if close else f"known: {', '.join(allowed)}"
-            raise InputError(path, _line(value, key, line), f'{where}: unknown field "{key}"', hint)
-    return value
-
-
-def _str_list(path: str, value: Any, where: str, line: int | None) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return (value,)
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InputError(path, line, f"{where}: expected a list of strings")
-    return tuple(value)
-
-
-def _opt_str(path: str, m: dict, key: str, where: str, line: int | None) -> str | None:
-    if m.get(key) is None:
+def from_config(cfg: config.Config | None) -> LintConfig | None:
+    """Lint's view of the run's config (None: no config)."""
+    if cfg is None:
         return None
-    v = m[key]
-    if isinstance(v, (int, float)) and not isinstance(v, bool):
-        v = str(v)
-    if not isinstance(v, str):
-        raise InputError(path, _line(m, key, line), f"{where}.{key}: expected a string")
-    return v
-
-
-def _rule_id(path: str, token: Any, where: str, line: int | None) -> str:
-    rid = resolve_rule(str(token))
-    if rid is None:
-        known = sorted(lint_rule_ids())
-        close = difflib.get_close_matches(str(token), known, n=1, cutoff=0.6)
-        hint = (
-            f'did you mean "{close[0]}"?'
-            if close
-            else "see gpupool explain for the lint rules (GP2xx, GP3xx)"
-        )
-        raise InputError(path, line, f"{where}: unknown lint rule {str(token)!r}", hint)
-    return rid
-
-
-def parse_config(data: Any, path: str) -> LintConfig:
-    """Validate the ``lint:`` section of a loaded config document."""
-    if data is None:
-        return LintConfig(path=path)
-    if not isinstance(data, dict):
-        raise InputError(path, 1, "expected a mapping at the top level (with a 'lint:' section)")
-    if data.get("lint") is None:
-        return LintConfig(path=path)
-    top_line = _line(data, "lint", 1)
-    lint = _mapping(path, data["lint"], "lint", LINT_FIELDS, top_line)
-    levels: dict[str, Severity | None] = {}
-    if lint.get("rules") is not None:
-        rules_line = _line(lint, "rules", top_line)
-        rules = lint["rules"]
-        if not isinstance(rules, dict):
-            raise InputError(
-                path, rules_line, "lint.rules: expected a mapping of rule -> error|warning|info|off"
-            )
-        for key, level in rules.items():
-            kline = _line(rules, key, rules_line)
-            rid = _rule_id(path, key, "lint.rules", kline)
-            lv = "off" if level is False else str(level).lower()
-            if lv not in LEVELS:
-                raise InputError(
-                    path, kline, f"lint.rules.{key}: {level!r} is not one of error, warning, info, off"
-                )
-            levels[rid] = LEVELS[lv]
-    ignores: list[IgnoreEntry] = []
-    if lint.get("ignore") is not None:
-        iline = _line(lint, "ignore", top_line)
-        if not isinstance(lint["ignore"], list):
-            raise InputError(path, iline, "lint.ignore: expected a list of entries")
-        for i, entry in enumerate(lint["ignore"]):
-            eline = entry.line if isinstance(entry, yamlio.LineDict) else iline
-            where = f"lint.ignore[{i}]"
-            m = _mapping(path, entry, where, IGNORE_FIELDS, eline)
-            reason = _opt_str(path, m, "reason", where, eline)
-            if not reason or not reason.strip():
-                raise InputError(
-                    path, eline, f"{where}: a reason is required", "say why the finding is acceptable"
-                )
-            rules_set = None
-            if m.get("rules") is not None:
-                rline = _line(m, "rules", eline)
-                rules_set = frozenset(
-                    _rule_id(path, t, f"{where}.rules", rline)
-                    for t in _str_list(path, m["rules"], f"{where}.rules", rline)
-                )
-            ignores.append(
-                IgnoreEntry(
-                    reason=reason.strip(),
-                    rules=rules_set,
-                    kind=_opt_str(path, m, "kind", where, eline),
-                    namespace=_opt_str(path, m, "namespace", where, eline),
-                    name=_opt_str(path, m, "name", where, eline),
-                    path=_opt_str(path, m, "path", where, eline),
-                    line=eline,
-                )
-            )
-    base = Path(path).parent
-
-    def paths(key: str) -> tuple[str, ...]:
-        if lint.get(key) is None:
-            return ()
-        items = _str_list(path, lint[key], f"lint.{key}", _line(lint, key, top_line))
-        return tuple(str(base / p) for p in items)
-
-    def flag(key: str) -> bool | None:
-        if lint.get(key) is None:
-            return None
-        if not isinstance(lint[key], bool):
-            raise InputError(path, _line(lint, key, top_line), f"lint.{key}: expected true or false")
-        return lint[key]
-
-    version = lint.get("kubernetesVersion")
-    if version is not None and not isinstance(version, str):
-        raise InputError(
-            path,
-            _line(lint, "kubernetesVersion", top_line),
-            f'lint.kubernetesVersion: write the version as a quoted string, e.g. "{version}"',
-        )
+    sec = cfg.section("lint")
     return LintConfig(
-        path=path,
-        levels=levels,
-        ignores=tuple(ignores),
-        kubernetes_version=version,
-        strict=flag("strict"),
-        reject_unknown=flag("requireSchemas" if lint.get("requireSchemas") is not None else "rejectUnknown"),
-        crds=paths("crds"),
-        exclude=(
-            _str_list(path, lint["exclude"], "lint.exclude", _line(lint, "exclude", top_line))
-            if lint.get("exclude") is not None
-            else ()
-        ),
-        pools=paths("pools"),
+        path=cfg.path,
+        levels=sec.levels,
+        ignores=sec.ignores,
+        kubernetes_version=sec.kubernetes_version,
+        strict=sec.strict,
+        reject_unknown=sec.reject_unknown,
+        crds=sec.crds,
+        pools=sec.pools,
+        exclude=sec.exclude,
     )
 
 
+def find_config(start: Path | None = None) -> Path | None:
+    """The nearest ``.gpupool.yaml`` in ``start`` (default: the working directory) or a parent."""
+    return config.find(start)
+
+
+def parse_config(data: Any, path: str) -> LintConfig:
+    """Validate a loaded config document (all of it: :func:`gpupool.config.parse`) and return lint's view."""
+    return from_config(config.parse(data, path)) or LintConfig(path=path)
+
+
 def load_config(path: str | Path) -> LintConfig:
-    docs = [d for d in yamlio.load_file(path) if d.data is not None]
-    if len(docs) > 1:
-        raise InputError(str(path), docs[1].line, "expected one YAML document")
-    if docs and docs[0].duplicates:
-        d = docs[0].duplicates[0]
-        raise InputError(str(path), d.line, f'duplicate key "{d.key}" (first at line {d.first_line})')
-    return parse_config(docs[0].data if docs else None, str(path))
+    return from_config(config.load(path)) or LintConfig(path=str(path))
 
 
 # ---- annotations -----------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from gpupool.spec.model import (
     TimeSlicing,
     Where,
 )
+from gpupool.spec.suppress import ANNOTATION, parse_pool_ignores
 
 # Azure resource names: resource group 1-90 chars of letters, digits, _ . - ( ), not ending in a period;
 # cluster 1-63 chars, letters/digits/_/-, starting and ending alphanumeric.
@@ -300,6 +301,16 @@ def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
         raise ctx.err(mline, 'metadata.name is required (the AKS node pool name, e.g. "gpunp")')
     nline = _line_of(meta, "name", mline)
     ctx.fields["name"] = nline
+    ignores: dict[str, str] = {}
+    if meta.get("annotations") is not None:
+        aline = _line_of(meta, "annotations", mline)
+        annotations = meta["annotations"]
+        if not isinstance(annotations, dict):
+            got = yamlio.type_name(annotations)
+            raise ctx.err(aline, f"metadata.annotations: expected a mapping, got {got}")
+        if ANNOTATION in annotations:
+            at = _line_of(annotations, ANNOTATION, aline)
+            ignores = parse_pool_ignores(annotations[ANNOTATION], path, at)
     name = _str(ctx, meta["name"], "metadata.name", nline)
     if not _SAFE_NAME_RE.match(name):
         raise ctx.err(
@@ -381,6 +392,7 @@ def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
         cuda_version=cuda,
         spot_max_price=spot_max_price,
         eviction_policy=eviction,
+        ignores=ignores,
         where=Where(path, doc_line, dict(ctx.fields)),
     )
 

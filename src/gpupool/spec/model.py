@@ -119,6 +119,8 @@ class PoolSpec:
     cuda_version: str | None = None
     spot_max_price: float = -1.0  # Spot only: -1 = up to the on-demand price (--spot-max-price)
     eviction_policy: str = "Delete"  # Spot only: Delete | Deallocate (--eviction-policy)
+    # rule ID -> reason, from the gpupool.io/ignore annotation (spec/suppress.py)
+    ignores: dict[str, str] = field(default_factory=dict, compare=False)
     where: Where = field(default_factory=Where, compare=False)
 
     @property
