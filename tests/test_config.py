@@ -262,3 +262,20 @@ def test_parse_unit() -> None:
     assert object_ident("GpuNodePool gpunp") == ("GpuNodePool", "", "gpunp")
     with pytest.raises(InputError):
         parse({"check": []}, "c.yaml")
+
+
+def test_readme_config_example_is_valid() -> None:
+    import re
+
+    from gpupool import yamlio
+    from support import REPO
+
+    text = (REPO / "README.md").read_text()
+    body = text[text.index("### One config file") :]
+    block = re.search(r"^```yaml\n(.*?)^```$", body, re.S | re.M)
+    assert block
+    docs = yamlio.load_documents(block.group(1), "README.md")
+    cfg = parse(docs[0].data, "README.md")
+    assert set(cfg.sections) == {"check", "plan", "lint", "diff", "simulate", "doctor", "preflight", "render",
+                                 "report"}
+    assert cfg.kubernetes_version == "1.34" and cfg.levels["GP128"] is None
