@@ -190,3 +190,18 @@ def test_sarif_rules_carry_the_full_help_text():
         md = d["help"]["markdown"]
         assert md.startswith(f"**{d['id']} ") and "| Severity | Family |" in md
         assert not _problems(md, markup=False) and ":func:" not in md, d["id"]
+
+
+def test_no_message_counts_with_s_in_parentheses() -> None:
+    """Counts agree with their nouns ("1 node", "2 nodes", findings.plural), never "node(s)" — except where
+    gpupool quotes kube-scheduler's own words ("1 node(s) had untolerated taint(s)"), kept in data files."""
+    import re
+
+    offenders = []
+    for path in sorted((REPO / "src" / "gpupool").rglob("*.py")):
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            code = re.sub(r"`[^`]*`", "", line.split("#", 1)[0])  # `quoted` words are kube-scheduler's
+            code = code.replace("str(s)", "")
+            if re.search(r"[a-z]\(s\)", code) and re.search(r"[\"']", code) and "never" not in code:
+                offenders.append(f"{path.relative_to(REPO)}:{n}: {line.strip()}")
+    assert not offenders, "\n".join(offenders)

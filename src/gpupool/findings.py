@@ -94,3 +94,13 @@ def exit_code(findings: list[Finding], fail_on: Severity | None = Severity.ERROR
     if fail_on is None:
         return 0
     return 1 if any(f.severity.rank >= fail_on.rank for f in findings) else 0
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 node``, ``2 nodes``, ``0 nodes`` (``many``: an irregular plural); messages never say "node(s)"."""
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+
+
+def agree(n: int, one: str, many: str) -> str:
+    """The verb that agrees with ``n``: ``agree(n, "is", "are")``."""
+    return one if n == 1 else many

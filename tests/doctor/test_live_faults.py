@@ -331,7 +331,7 @@ def test_logs_skip_notready_nodes_and_keep_to_the_budget(tmp_path: Path) -> None
         took = time.monotonic() - t0
     notes = [f["message"] for f in json.loads(r.stdout)["findings"] if f["rule"] == "GP600"]
     assert not any(f"/pods/{PLUGIN}/log" in p for _, p in cluster.requests)  # NotReady: skipped
-    assert any("skipped 1 GPU stack pod(s) on nodes that are not Ready" in n for n in notes)
+    assert any("skipped 1 GPU stack pod on nodes that are not Ready" in n for n in notes)
     # one log read timed out (5 s cap, but the budget leaves 2 s): the node's other pods are not tried
     log_calls = [p for _, p in cluster.requests if "/log?" in p]
     assert len(log_calls) == 1 and took < 6

@@ -266,7 +266,7 @@ def test_missing_extra_is_a_one_line_error(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(builtins, "__import__", no_azure)
     with pytest.raises(InputError) as e:
         load_live(_pools(tmp_path), subscription=SUB)
-    assert "pip install 'gpupool[azure]'" in e.value.hint
+    assert "pip install '.[azure]' in the gpupool checkout" in e.value.hint
 
 
 

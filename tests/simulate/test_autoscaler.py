@@ -118,7 +118,7 @@ def test_mig_single_at_zero_over_provisions(k) -> None:
     assert (r.pools[0].added, r.placed) == (4, 40)
     assert k.run(docs, autoscaler="exact").pools[0].added == 1
     (f,) = [f for f in r.findings if f.rule == "GP502"]
-    assert "adds 4 node(s) to pool gpunp, where 1 would do" in f.message
+    assert "adds 4 nodes to pool gpunp, where 1 would do" in f.message
     assert "nvidia.com/gpu: 8 where a node offers nvidia.com/gpu: 56" in f.message
     assert f.extra["nodesAddedAks"] == 4 and f.extra["nodesAddedExact"] == 1
 
@@ -150,7 +150,7 @@ def test_allocatable_equals_capacity_adds_a_useless_node(k) -> None:
     assert e.why is not None and e.why.startswith("it triggered the scale-up of pool gpunp (0->1)")
     assert "a real node of the pool rejects it (Insufficient cpu)" in e.why
     (f,) = [f for f in r.findings if f.rule == "GP502"]
-    assert "adds 1 node(s) to pool gpunp that the Pending pods can't use, where 0 would do" in f.message
+    assert "adds 1 node to pool gpunp that the Pending pods can't use, where 0 would do" in f.message
     assert "allocatable = capacity" in f.message
 
 

@@ -36,7 +36,7 @@ def test_one_gpu_pods_spread_and_fragment_eight_gpu_nodes(k) -> None:
         "preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod."
     )
     (f,) = [f for f in r.findings if f.rule == "GP503"]
-    assert "has 8 nvidia.com/gpu free, spread over 2 node(s) with at most 4 each" in f.message
+    assert "has 8 nvidia.com/gpu free, spread over 2 nodes with at most 4 each" in f.message
     assert f.object == "Pod default/whole-node"
 
 

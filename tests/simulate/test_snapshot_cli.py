@@ -57,7 +57,7 @@ def test_full_cluster_pool_at_max(tmp_path) -> None:
     start = d["start"]
     assert start["nodes"] == 5 and start["pods"] == 11
     assert start["requests"]["nvidia.com/gpu"] == 3 and start["requests"]["cpu"] == 6.2
-    assert any("1 pod(s) Pending in the snapshot" in n for n in start["notes"])
+    assert any("1 pod Pending in the snapshot" in n for n in start["notes"])
     pools = {p["name"]: p for p in d["pools"]}
     assert (pools["gpunp"]["nodes"], pools["gpunp"]["maxNodes"], pools["gpunp"]["existingPods"]) == (3, 3, 9)
     assert pools["gpunp"]["resources"]["nvidia.com/gpu"] == {"allocatable": 3, "used": 3, "free": 0}

@@ -157,7 +157,7 @@ def test_node_with_a_broken_device_plugin_is_its_own_group(k) -> None:
             assert r.pools[1].added == 0
             (e,) = r.pending
             assert e.autoscaler is None
-            assert "pool gpu's 1 node(s) are younger than 15 minutes" in (e.why or "")
+            assert "pool gpu's 1 node is younger than 15 minutes" in (e.why or "")
             assert "template (nvidia.com/gpu: 1)" in (e.why or "")
         else:
             assert r.pools[1].added == 1 and not r.pending

@@ -21,8 +21,8 @@ HELP = "\n\n".join(
         "pods per node, and the Azure CLI "
         "and aks-preview versions the rendered script needs.",
         "Inputs: files the az CLI makes (print the commands with --print-commands; read them with --from "
-        "DIR), or --live (read-only, needs: pip install 'gpupool[azure]'). A check whose input is missing "
-        "is skipped and named.",
+        "DIR), or --live (read-only, needs the azure extra: pip install '.[azure]' in the gpupool "
+        "checkout). A check whose input is missing is skipped and named.",
         "Exit codes (the same in every command, see the README): 0 clean; 1 findings at --fail-on (default "
         "error); 2 unusable input.",
     )

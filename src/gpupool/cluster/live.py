@@ -23,6 +23,7 @@ from typing import Any
 from gpupool import __version__
 from gpupool.cluster.snapshot import LogKey, Snapshot
 from gpupool.errors import InputError, safe_text
+from gpupool.findings import plural
 from gpupool.k8s import gpustack
 from gpupool.k8s import nodes as kn
 
@@ -238,7 +239,8 @@ class LiveReader:
                     ) from None
                 self.note(f"could not read {what}: {u.detail}", u.cause, kind)
                 if items:
-                    self.note(f"{what}: only {len(items)} item(s) read before the error above", PARTIAL, kind)
+                    read = plural(len(items), "item")
+                    self.note(f"{what}: only {read} read before the error above", PARTIAL, kind)
                     return items
                 return None
             if not isinstance(body, dict):
@@ -353,7 +355,8 @@ class LiveReader:
                 }
             )
             self.note(
-                f"logs: skipped {len(stack) - len(reachable)} GPU stack pod(s) on nodes that are not Ready "
+                f"logs: skipped {plural(len(stack) - len(reachable), 'GPU stack pod')} on nodes that are "
+                f"not Ready "
                 f"or not scheduled ({', '.join(off[:5])}{' ...' if len(off) > 5 else ''})",
                 SKIPPED,
             )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gpupool import catalog
+from gpupool.findings import plural
 from gpupool.spec.model import PoolSpec
 
 GPU_RESOURCE = "nvidia.com/gpu"
@@ -101,7 +102,7 @@ def advertised(pool: PoolSpec) -> Advertised:
             resources[GPU_RESOURCE] = devices
             notes.append("MIG strategy None: the plugin exposes whole GPUs although MIG mode is on")
         if strategy in ("single", "mixed"):
-            notes.append(f"{profile} = {device}: {per_gpu} per GPU x {devices} GPU(s)")
+            notes.append(f"{profile} = {device}: {per_gpu} per GPU x {plural(devices, 'GPU')}")
     else:
         resources[GPU_RESOURCE] = devices
 

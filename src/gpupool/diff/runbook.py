@@ -316,11 +316,11 @@ wait_nodes_registered() {
   while :; do
     count=$(kubectl get nodes -l "$POOL_LABEL=$pool" -o name | grep -c . || true)
     if [ "$count" -ge "$want" ]; then
-      echo "pool $pool: $count node(s) registered"
+      echo "pool $pool: nodes registered: $count"
       return 0
     fi
     if [ "$SECONDS" -ge "$deadline" ]; then
-      echo "timed out: pool $pool has $count of $want node(s)" >&2
+      echo "timed out: pool $pool: nodes registered: $count of $want" >&2
       return 1
     fi
     sleep 15

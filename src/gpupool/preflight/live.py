@@ -1,6 +1,7 @@
 """``gpupool preflight --live``: read the same facts from Azure itself, read-only, with the Azure SDK.
 
-Opt-in (the only network use of preflight). Needs the optional extra: ``pip install 'gpupool[azure]'``
+Opt-in (the only network use of preflight). Needs the optional extra: ``pip install '.[azure]'`` in the
+gpupool checkout.
 (azure-identity, azure-mgmt-compute, azure-mgmt-containerservice), imported here only. Credentials:
 azure-identity's ``DefaultAzureCredential`` (environment, workload identity, managed identity, ``az
 login``...). Calls, all GETs: Resource SKUs (``$filter=location eq 'REGION'``), compute usages, AKS
@@ -23,7 +24,7 @@ from gpupool.preflight import inputs as pin
 from gpupool.preflight.model import Cluster, Inputs
 from gpupool.spec.model import PoolSpec
 
-PIP = "pip install 'gpupool[azure]'"
+PIP = "pip install '.[azure]' in the gpupool checkout (the azure extra)"
 _GUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _REGION = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ]{0,39}")  # goes into an OData $filter: no quotes
 ENDPOINT_ENV = "GPUPOOL_ARM_ENDPOINT"  # another ARM endpoint (sovereign clouds, tests' loopback stub)

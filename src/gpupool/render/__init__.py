@@ -59,7 +59,7 @@ def render_files(pools: Sequence[PoolSpec], formats: Iterable[str] = FORMATS) ->
     fmts = tuple(f for f in FORMATS if f in requested)
     unknown = requested - set(FORMATS)
     if unknown:
-        raise ValueError(f"unknown render format(s): {', '.join(sorted(unknown))}")
+        raise ValueError(f"unknown render formats: {', '.join(sorted(unknown))}")
     pool_stems = stems(pools)
     out: list[RenderedFile] = []
     k8s_paths: dict[str, dict[str, str]] = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gpupool.findings import agree, plural
 from gpupool.simulate.nodes import group_id
 from gpupool.simulate.rules._common import gpu_text
 
@@ -72,7 +73,8 @@ def counted_on_unready(sim: Simulation, run: Run, idx: int) -> str:
     kind = " from the VM size" if tmpl.kind == "aks-template" else ""
     minutes = sim.ca.max_node_startup_s / 60
     return (
-        f"no scale-up for it yet: pool {pool.name}'s {n} node(s) are younger than {minutes:g} minutes and "
+        f"no scale-up for it yet: pool {pool.name}'s {plural(n, 'node')} {agree(n, 'is', 'are')} "
+        f"younger than {minutes:g} minutes and "
         f"carry {sim.ca.gpu_label} without {sim.ca.gpu_resource}, so the autoscaler counts them as still "
         f"starting and expects them, as its template{kind} ({gpu_text(tmpl.shape)}), to take it; they never "
         f"will, and {minutes:g} minutes after their creation it scales the pool up again from the VM size "

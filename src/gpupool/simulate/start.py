@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from gpupool.findings import agree, plural
 from gpupool.k8s import nodes as k8s_nodes
 from gpupool.k8s.workloads import Workload, workload_of
 from gpupool.spec.model import PoolSpec, Taint
@@ -170,7 +171,8 @@ def _pending_note(pods: list[dict], live: bool) -> str:
             msg = str(c.get("message") or c.get("reason") or "").split(" preemption:")[0]
             why = f"; the scheduler said of {names[0]}: {msg[:200]}" if msg else ""
     return (
-        f"{len(pods)} pod(s) Pending {where} ({', '.join(names)}{more}) hold no room and are not placed "
+        f"{plural(len(pods), 'pod')} Pending {where} ({', '.join(names)}{more}) "
+        f"{agree(len(pods), 'holds', 'hold')} no room and are not placed "
         f"again: simulate places only the workloads you give; gpupool doctor explains why these are Pending"
         f"{why}"
     )

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, Severity, plural
 
 if TYPE_CHECKING:
     from gpupool.design.check import CheckContext
@@ -56,7 +56,8 @@ def check(pool: PoolSpec, ctx: CheckContext) -> Iterator[Finding]:
                "AKS's device plugin then behaves like Single [INFERRED], not as written")
     else:
         msg = (f"gpu.migStrategy None with gpu.instanceProfile {g.instance_profile}: the device plugin "
-               f"advertises {ctx.size.gpu_devices} whole GPU(s) in MIG mode and none of the MIG instances")
+               f"advertises {plural(ctx.size.gpu_devices, 'whole GPU')} in MIG mode and none of the MIG "
+               "instances")
     yield ctx.finding(
         ID,
         SEVERITY,

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gpupool.doctor.context import Context, finding, group_by_pool, node_list, pod_ref
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, Severity, plural
 from gpupool.k8s import gpustack as comp
 
 ID = "GP640"
@@ -63,7 +63,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield finding(
             ID,
             SEVERITY,
-            f"the GPU Operator's driver runs on {len(nodes)} node(s) where AKS installed the driver",
+            f"the GPU Operator's driver runs on {plural(len(nodes), 'node')} where AKS installed the driver",
             f"pool {pool}",
             "driver",
             [f"nodes: {node_list(nodes)}", *evidence[nodes[0].name]],

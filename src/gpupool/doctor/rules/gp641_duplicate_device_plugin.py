@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gpupool.doctor.context import Context, finding, group_by_pool, node_list, pod_ref
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, Severity, agree, plural
 
 ID = "GP641"
 NAME = "duplicate-device-plugin"
@@ -49,7 +49,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield finding(
             ID,
             SEVERITY,
-            f"{len(nodes)} GPU node(s) are served by {len(pods) + (1 if nodes[0].managed else 0)} "
+            f"{plural(len(nodes), 'GPU node')} {agree(len(nodes), 'is', 'are')} "
+            f"served by {len(pods) + (1 if nodes[0].managed else 0)} "
             "device plugins each",
             f"pool {pool}",
             "device-plugin",

@@ -39,7 +39,7 @@ from gpupool.design.node import GPU_RESOURCE
 from gpupool.doctor import facts
 from gpupool.doctor.context import Context, finding, group_by_pool, node_list
 from gpupool.doctor.view import NodeView
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, Severity, agree, plural
 
 ID = "GP650"
 NAME = "time-slicing-not-applied"
@@ -110,7 +110,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield finding(
             ID,
             SEVERITY,
-            f"time-slicing ({res} x {replicas}) is configured but {len(nodes)} node(s) advertise "
+            f"time-slicing ({res} x {replicas}) is configured but {plural(len(nodes), 'node')} "
+            f"{agree(len(nodes), 'advertises', 'advertise')} "
             f"{res}: {phys} (the physical GPUs)",
             f"pool {pool}",
             "resources",

@@ -33,7 +33,7 @@ from gpupool.doctor.context import (
     node_list,
     tolerations_fix,
 )
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, Severity, agree, plural
 from gpupool.k8s import gpustack as comp
 
 ID = "GP652"
@@ -66,7 +66,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield finding(
             ID,
             SEVERITY,
-            f"{len(nodes)} GPU node(s) have no DCGM exporter: {ds_ref(dss[0])} {why}",
+            f"{plural(len(nodes), 'GPU node')} {agree(len(nodes), 'has', 'have')} no DCGM exporter: "
+            f"{ds_ref(dss[0])} {why}",
             f"pool {pool}",
             "device-plugin",
             [f"nodes: {node_list(nodes)}"],

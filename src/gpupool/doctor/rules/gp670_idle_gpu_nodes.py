@@ -27,7 +27,7 @@ from collections.abc import Iterator
 
 from gpupool.doctor import facts
 from gpupool.doctor.context import Context, finding, group_by_pool, node_list
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, Severity, agree, plural
 
 ID = "GP670"
 NAME = "unused-gpu-nodes"
@@ -61,7 +61,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield finding(
             ID,
             SEVERITY,
-            f"{len(nodes)} GPU node(s) run no pod that requests a GPU{cost}",
+            f"{plural(len(nodes), 'GPU node')} {agree(len(nodes), 'runs', 'run')} no pod "
+            f"that requests a GPU{cost}",
             f"pool {pool}",
             "pods",
             ev,

@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from gpupool.design.node import GPU_RESOURCE
 from gpupool.doctor.context import Context, finding, group_by_pool, node_list
 from gpupool.doctor.placement import kubernetes_version
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, Severity, agree, plural
 from gpupool.k8s import nodes as kn
 from gpupool.simulate import facts as sim_facts
 
@@ -85,7 +85,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield finding(
             ID,
             SEVERITY,
-            f"{len(nodes)} GPU-labelled node(s) without allocatable nvidia.com/gpu are "
+            f"{plural(len(nodes), 'GPU-labelled node')} without allocatable nvidia.com/gpu "
+            f"{agree(len(nodes), 'is', 'are')} "
             "ResourceUnready to the cluster autoscaler",
             f"pool {pool}",
             "resources",

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, Severity, plural
 
 if TYPE_CHECKING:
     from gpupool.preflight.engine import PoolContext
@@ -55,8 +55,8 @@ def check(ctx: PoolContext) -> Iterator[Finding]:
     yield ctx.finding(
         ID,
         SEVERITY,
-        f"cluster {c.name} has {len(have)} node pools of at most {c.max_agent_pools}; {len(new)} new pool(s) "
-        f"in this run, {room} fit",
+        f"cluster {c.name} has {len(have)} node pools of at most {c.max_agent_pools}; "
+        f"{plural(len(new), 'new pool')} in this run, {room} fit",
         at=("name",),
         fix="delete unused node pools, or use another cluster",
         maxAgentPools=c.max_agent_pools,

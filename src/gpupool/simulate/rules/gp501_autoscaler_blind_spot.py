@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, Severity, agree, plural
 from gpupool.simulate.rules._common import gpu_text, pending_groups
 
 if TYPE_CHECKING:
@@ -79,7 +79,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             yield ctx.finding(
                 ID,
                 SEVERITY,
-                f"on AKS {len(pods)} pod(s) stay Pending: the cluster autoscaler can't scale pool "
+                f"on AKS {plural(len(pods), 'pod')} {agree(len(pods), 'stays', 'stay')} Pending: "
+                f"the cluster autoscaler can't scale pool "
                 f"{pool.name} up from zero for them. Its template for {pool.vm_size} is built from the VM "
                 f"size ({gpu_text(at_zero.shape)}, allocatable = capacity, no MIG or time-slicing) and "
                 f'fails them with "{", ".join(blind)}"; a real node ({gpu_text(real.shape)}) would take them',

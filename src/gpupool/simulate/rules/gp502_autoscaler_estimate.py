@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, Severity, plural
 from gpupool.simulate.rules._common import gpu_text, hourly, money
 
 if TYPE_CHECKING:
@@ -77,7 +77,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         yield ctx.finding(
             ID,
             SEVERITY,
-            f"the cluster autoscaler as it runs on AKS adds {a} node(s) to pool {pool.name}{useless}, where "
+            f"the cluster autoscaler as it runs on AKS adds {plural(a, 'node')} "
+            f"to pool {pool.name}{useless}, where "
             f"{e} would do{extra}: scaling from zero, "
             + "; ".join(why or ["its template differs from a node"]),
             at_pool=pool,

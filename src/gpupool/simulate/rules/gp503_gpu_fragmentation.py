@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, Severity, agree, plural
 from gpupool.simulate.rules._common import pending_groups
 
 if TYPE_CHECKING:
@@ -64,8 +64,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 yield ctx.finding(
                     ID,
                     SEVERITY,
-                    f"{len(pods)} pod(s) needing {k} {res} stay Pending although pool {ps.name} has "
-                    f"{total} {res} free, spread over {spread} node(s) with at most {most} each: "
+                    f"{plural(len(pods), 'pod')} needing {k} {res} {agree(len(pods), 'stays', 'stay')} "
+                    f"Pending although pool {ps.name} has "
+                    f"{total} {res} free, spread over {plural(spread, 'node')} with at most {most} each: "
                     "kube-scheduler scores nodes on cpu and memory only, so pods needing fewer GPUs spread "
                     "over the nodes first",
                     workload=w,

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from gpupool.design.node import is_gpu_resource
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, Severity, agree, plural
 from gpupool.simulate.rules._common import hourly, money
 
 if TYPE_CHECKING:
@@ -57,7 +57,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         yield ctx.finding(
             ID,
             SEVERITY,
-            f"{idle} of {len(ps.nodes)} node(s) of pool {pool.name} run no pod that requests a GPU{cost}",
+            f"{idle} of {plural(len(ps.nodes), 'node')} of pool {pool.name} {agree(idle, 'runs', 'run')} "
+            f"no pod that requests a GPU{cost}",
             at_pool=pool,
             fix="lower nodeCount or autoscaler.minCount, or fix the workloads meant to run there",
             idleNodes=idle,

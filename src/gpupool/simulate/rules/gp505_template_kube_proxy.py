@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, Severity, agree, plural
 from gpupool.simulate.rules._common import pending_groups
 
 if TYPE_CHECKING:
@@ -62,7 +62,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             yield ctx.finding(
                 ID,
                 SEVERITY,
-                f"{len(pods)} pod(s) don't trigger a scale-up of pool {pool.name}: the cluster autoscaler's "
+                f"{plural(len(pods), 'pod')} {agree(len(pods), 'does', 'do')} not trigger a scale-up of "
+                f"pool {pool.name}: the cluster autoscaler's "
                 f"template for {pool.vm_size} carries a kube-proxy pod ({cpu}m CPU) and then fails them with "
                 f'"{", ".join(reasons)}"; they fit only the template without it (and a real node has less '
                 "allocatable still)",

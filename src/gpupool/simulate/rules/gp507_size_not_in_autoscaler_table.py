@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from gpupool.findings import Finding, Severity
+from gpupool.findings import Finding, Severity, agree, plural
 
 if TYPE_CHECKING:
     from gpupool.simulate.engine import RuleContext
@@ -62,7 +62,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             what = (
                 f"while pool {pool.name} has zero nodes every scale-up in the cluster fails "
                 f'("{sim.ca.no_node_info.format(group=run_group(pool))}")'
-                + (f"; {pending} Pending pod(s) get no node" if pending else "")
+                + (f"; {plural(pending, 'Pending pod')} {agree(pending, 'gets', 'get')} no node"
+                   if pending else "")
                 if at_zero
                 else f"once pool {pool.name} scales down to zero (minCount 0) every scale-up in the cluster "
                 "fails"
