@@ -134,7 +134,7 @@ def test_explain_prints_markdown_and_names_the_family(rid):
     assert not _problems(out), _problems(out)
     family = re.search(r"Family: (\S+) \((GP\dxx)\)", out)
     assert family, out.splitlines()[:2]
-    assert family.group(1) in {"design", "lint", "diff", "simulate", "doctor", "preflight"}
+    assert family.group(1) in {"design", "lint", "diff", "simulate", "doctor", "preflight", "nodepool"}
     assert family.group(2) == rid[:3] + "xx"
     assert "gpupool." not in out.splitlines()[1]
 
