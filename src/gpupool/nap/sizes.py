@@ -34,6 +34,13 @@ class _Unknown:
 UNKNOWN = _Unknown()
 
 
+class OneOf(tuple):
+    """A label with one value gpupool does not know among these candidates (a registry GPU size's count)."""
+
+
+GPU_COUNTS = OneOf(("1", "2", "4", "8"))  # GPUs per Azure GPU VM [INFERRED from the catalog's sizes]
+
+
 @dataclass(frozen=True)
 class NapSize:
     """A VM size as NAP would offer it (before a NodeClass's filters)."""
@@ -164,7 +171,7 @@ def _make(name: str, size: catalog.VmSize | None, entry: Any, parts: Any, known:
         lab["karpenter.azure.com/sku-family"] = short[:1].upper()
         acc = re.search(r"_([a-z][0-9]+)(?=_|$)", short)
         lab["karpenter.azure.com/sku-gpu-name"] = acc.group(1).upper() if acc and manufacturer else None
-    count = UNKNOWN if size is None and manufacturer else (
+    count = GPU_COUNTS if size is None and manufacturer else (
         str(size.gpu_devices if manufacturer and size is not None else 0))
     lab["karpenter.azure.com/sku-gpu-count"] = count
     for k in _facts()["labels"]["unknownPerSize"]:
@@ -200,6 +207,9 @@ def _accepts(req: Requirement, value: str | None) -> bool:
 def _key_matches(reqs: list[Requirement], value: Any) -> bool | None:
     if value is UNKNOWN:
         return None
+    if isinstance(value, OneOf):
+        results = {all(_accepts(r, v) for r in reqs) for v in value}
+        return results.pop() if len(results) == 1 else None
     values = value if isinstance(value, tuple) else (value,)
     return any(all(_accepts(r, v) for r in reqs) for v in values)
 
@@ -281,6 +291,14 @@ def admitted(pool: NodePool, node_class: NodeClass | None) -> Admitted:
     return Admitted(tuple(sorted(sure, key=key)), tuple(sorted(maybe, key=key)), tuple(filtered))
 
 
+_NAME_KEYS = ("karpenter.azure.com/sku-name", "node.kubernetes.io/instance-type")
+
+
+def _is_gpu_name(name: str) -> bool:
+    size = catalog.vm_size(name)
+    return name.lower() in _registry() or (size is not None and size.is_gpu)
+
+
 def gpu_scoped(pool: NodePool) -> bool:
     """True when the requirements alone rule out every size without a GPU label (only GPU sizes can match):
     then gpupool's catalog, which holds every GPU size AKS documents and NAP's GPU registry, is the
@@ -293,5 +311,7 @@ def gpu_scoped(pool: NodePool) -> bool:
         if count_key and not _accepts(r, "0") and r.operator != "DoesNotExist":
             return True
         if r.key == "karpenter.azure.com/sku-family" and r.operator == "In" and set(r.values) == {"N"}:
+            return True
+        if r.key in _NAME_KEYS and r.operator == "In" and all(_is_gpu_name(v) for v in r.values):
             return True
     return False
