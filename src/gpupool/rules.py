@@ -6,7 +6,8 @@ Rule modules live in one package per family; the registry discovers them, so add
 a module.
 
 Families: GP1xx design (check/plan), GP2xx schema, GP3xx GPU workload rules (lint),
-GP4xx diff, GP5xx simulation, GP6xx doctor, GP7xx preflight.
+GP4xx diff, GP5xx simulation, GP6xx doctor, GP7xx preflight, GP8xx NodePools (Node Auto Provisioning:
+check/plan).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ FAMILY_PACKAGES = (
     "gpupool.simulate.rules",
     "gpupool.doctor.rules",
     "gpupool.preflight.rules",
+    "gpupool.nap.rules",
 )
 
 

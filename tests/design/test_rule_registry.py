@@ -18,7 +18,7 @@ DESIGN = engine.design_rules()
 
 @pytest.mark.parametrize("rule", ALL, ids=[r.id for r in ALL])
 def test_rule_is_well_formed(rule) -> None:
-    assert re.fullmatch(r"GP[1-7]\d\d", rule.id)
+    assert re.fullmatch(r"GP[1-8]\d\d", rule.id)
     assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.name)
     assert isinstance(rule.severity, Severity)
     assert rule.summary.strip() and "\n" not in rule.summary and len(rule.summary) <= 120

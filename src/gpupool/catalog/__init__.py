@@ -459,7 +459,7 @@ def newest_kubernetes_version() -> str:
 
 DATA_FILES = (
     "vm_sizes.yaml", "gpus.yaml", "os_skus.yaml", "kubernetes_versions.yaml", "drivers.yaml", "cuda.yaml",
-    "images.yaml", "aks_limits.yaml", "gpu_operator.yaml",
+    "images.yaml", "aks_limits.yaml", "gpu_operator.yaml", "nap.yaml",
 )
 
 

@@ -45,10 +45,13 @@ def effective_fail_on(fail_on: FailOn, strict: bool) -> FailOn:
 _plural = plural
 
 
-def summary_line(findings: list[Finding], pools: int, files: int, ignored: int, fail_on: FailOn) -> str:
+def summary_line(
+    findings: list[Finding], pools: int, files: int, ignored: int, fail_on: FailOn, node_pools: int = 0
+) -> str:
     c = summary_counts(findings)
+    nap = f", {_plural(node_pools, 'NodePool')}" if node_pools else ""
     text = (
-        f"{_plural(pools, 'pool')} in {_plural(files, 'file')}: {_plural(c['error'], 'error')}, "
+        f"{_plural(pools, 'pool')}{nap} in {_plural(files, 'file')}: {_plural(c['error'], 'error')}, "
         f"{_plural(c['warning'], 'warning')}, {_plural(c['info'], 'info')}"
     )
     if ignored:
@@ -66,7 +69,8 @@ def register(app: typer.Typer) -> None:
         specs: list[str] = typer.Argument(
             ...,
             metavar="SPEC...",
-            help="Pool spec files or directories (apiVersion gpupool/v1, kind GpuNodePool or NodePool); "
+            help="Pool spec files or directories (apiVersion gpupool/v1, kind GpuNodePool or NodePool; "
+            "Karpenter NodePool karpenter.sh/v1 and AKSNodeClass beside them are checked too, rules GP8xx); "
             "'-' reads stdin. All files are checked together, so cross-pool rules see every pool.",
             show_default=False,
         ),
@@ -91,20 +95,26 @@ def register(app: typer.Typer) -> None:
         ),
         opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
-        from gpupool.cli.common import config_exclude, load_pool_specs, use_skus
+        from gpupool.cli.common import config_exclude, use_skus
+        from gpupool.findings import sort_key
+        from gpupool.nap.check import check_nap
+        from gpupool.nap.inputs import load_inputs
 
         use_skus(skus)
         opts.fail_on = fail_on = effective_fail_on(opts.fail_on, strict)
         skip = parse_ignores(ignore)
-        pools = load_pool_specs(specs, config_exclude(opts.config, "check", exclude), allow_empty=True)
-        every = check_pools(pools, honour_ignores=False)
+        pools, nap = load_inputs(specs, config_exclude(opts.config, "check", exclude), allow_empty=True)
+        every = sorted(check_pools(pools, honour_ignores=False) + check_nap(nap, pools), key=sort_key)
         findings = [f for f in every if f.rule not in skip]
         ignored = len(every) - len(findings)
-        files = len({p.where.path for p in pools})
+        nap_objects = (*nap.node_pools, *nap.node_classes)
+        files = len({p.where.path for p in pools} | {o.where.path for o in nap_objects})
         assumed = assumed_version(pools)
 
         def as_json(show: list[Finding]) -> dict:
             summary = {**summary_counts(show), "pools": len(pools), "files": files, "ignored": ignored}
+            if nap:
+                summary["nodePools"] = len(nap.node_pools)
             return {"findings": jsonout.findings_list(show), "summary": summary, "assumed": assumed}
 
         def as_text(show: list[Finding]) -> None:
@@ -114,8 +124,10 @@ def register(app: typer.Typer) -> None:
                 con.print()
             if assumed:  # what the findings rest on, before the summary (which stays the last line)
                 con.print(assumed, markup=False, style="dim")
-            con.print(summary_line(show, len(pools), files, ignored, fail_on), markup=False)
+            line = summary_line(show, len(pools), files, ignored, fail_on, len(nap.node_pools))
+            con.print(line, markup=False)
 
-        objects = [(p.where.path, p.label, "valid") for p in pools]
-        finish(opts, Report(findings, ("gpupool.design.rules",), as_text, as_json, empty=not pools,
+        objects = [(p.where.path, p.label, "valid") for p in (*pools, *nap_objects)]
+        finish(opts, Report(findings, ("gpupool.design.rules", "gpupool.nap.rules"), as_text, as_json,
+                            empty=not pools and not nap,
                             empty_note="nothing to check: no pool spec", objects=objects, pools=pools))

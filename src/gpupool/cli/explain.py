@@ -28,7 +28,8 @@ EXPLAIN_HELP = "\n\n".join(
 RULES_HELP = "\n\n".join(
     (
         "List every rule gpupool knows, in all families: GP1xx design (gpupool check), GP2xx/GP3xx lint, "
-        "GP4xx diff, GP5xx simulate, GP6xx doctor, GP7xx preflight; with ID, severity, name and summary.",
+        "GP4xx diff, GP5xx simulate, GP6xx doctor, GP7xx preflight, GP8xx NodePools (check, plan); with ID, "
+        "severity, name and summary.",
         "The severity shown is the highest a rule reports; some rules report a lower level for cases that "
         "rest on unverified facts. Read one rule in full with gpupool explain ID. --write-docs DIR writes "
         "every rule's documentation as Markdown (DIR/GPxxx.md and an index, DIR/README.md), as in the "

@@ -11,7 +11,7 @@ from gpupool.cli.common import FailOn, guard
 from gpupool.cli.findings_options import FindingsOptions, Report, findings_options, finish
 
 
-def _print_text(plan, con, fail_on: FailOn = FailOn.error, shown=None) -> None:  # type: ignore[no-untyped-def]
+def _print_text(plan, con, fail_on: FailOn = FailOn.error, shown=None, every=None, node_pools=0) -> None:  # type: ignore[no-untyped-def]
     from rich.markup import escape
     from rich.table import Table
 
@@ -60,20 +60,23 @@ def _print_text(plan, con, fail_on: FailOn = FailOn.error, shown=None) -> None: 
         for argv in pp.commands:
             con.print(escape(shell.command(argv, 4)), soft_wrap=True)
         con.print()
-    findings = plan.findings if shown is None else shown
+    every = plan.findings if every is None else every  # design and NodePool findings (before --severity)
+    findings = every if shown is None else shown
     if findings:
         con.print("[bold]Findings[/]")
         print_findings(findings, con)
     from gpupool.cli.check import summary_line
 
-    files = len({pp.pool.where.path for pp in plan.pools})
+    files = len({pp.pool.where.path for pp in plan.pools}) if not node_pools else None
     from gpupool.design.check import assumed_version
 
     assumed = assumed_version([pp.pool for pp in plan.pools])
     if assumed:
         con.print(assumed, markup=False, style="dim")
-    con.print(summary_line(findings, len(plan.pools), files, 0, fail_on), markup=False)
-    if not any(f.severity.value == "error" for f in plan.findings):
+    if files is None:  # with NodePools: count the files of both
+        files = len({f.path for f in every} | {pp.pool.where.path for pp in plan.pools}) or 1
+    con.print(summary_line(findings, len(plan.pools), files, 0, fail_on, node_pools), markup=False)
+    if not any(f.severity.value == "error" for f in every) and plan.pools:
         con.print(
             "[dim]Next: gpupool render SPEC --out out/  (az script, ARM, Terraform, Kubernetes manifests)[/]"
         )
@@ -110,14 +113,18 @@ def register(app: typer.Typer) -> None:
 
         Example: gpupool plan examples/t4-driver-only.yaml
         """
-        from gpupool.cli.common import config_exclude, load_pool_specs, use_skus
+        from gpupool.cli.common import config_exclude, use_skus
         from gpupool.design.check import assumed_version
         from gpupool.design.plan import plan_pools
+        from gpupool.findings import sort_key
+        from gpupool.nap import plan as nap_plan
+        from gpupool.nap.check import check_nap
+        from gpupool.nap.inputs import load_inputs
         from gpupool.report import jsonout
         from gpupool.report.text import console
 
         use_skus(skus)
-        pools = load_pool_specs(specs, config_exclude(opts.config, "plan", exclude), allow_empty=True)
+        pools, nap = load_inputs(specs, config_exclude(opts.config, "plan", exclude), allow_empty=True)
         left_out = 0
 
         def settle(found):  # type: ignore[no-untyped-def]
@@ -127,20 +134,25 @@ def register(app: typer.Typer) -> None:
             kept, left_out = opts.config.apply("plan", found)
             return kept
 
-        plan = plan_pools(pools, settle)
+        plan = plan_pools(pools, settle)  # the config settles the findings before a spec is refused
+        node_pools = nap_plan.plan_node_pools(nap)
+        findings = sorted([*plan.findings, *check_nap(nap, pools)], key=sort_key)
 
         def as_json(show):  # type: ignore[no-untyped-def]
             return {
                 "pools": [p.to_dict() for p in plan.pools],
+                "nodePools": [p.to_dict() for p in node_pools],
                 "findings": jsonout.findings_list(show),
                 "refused": plan.refused,
                 "assumed": assumed_version(pools),
             }
 
         def as_text(show):  # type: ignore[no-untyped-def]
-            _print_text(plan, console(), opts.fail_on, show)
+            con = console()
+            nap_plan.print_text(node_pools, con)
+            _print_text(plan, con, opts.fail_on, show, findings, len(node_pools))
 
-        objects = [(p.where.path, p.label, "valid") for p in pools]
-        finish(opts, Report(list(plan.findings), ("gpupool.design.rules",), as_text, as_json,
-                            empty=not pools, empty_note="nothing to check: no pool spec", objects=objects,
-                            configured=True, left_out=left_out))
+        objects = [(p.where.path, p.label, "valid") for p in (*pools, *nap.node_pools, *nap.node_classes)]
+        finish(opts, Report(findings, ("gpupool.design.rules", "gpupool.nap.rules"), as_text, as_json,
+                            empty=not pools and not nap, empty_note="nothing to check: no pool spec",
+                            objects=objects, pools=pools, left_out=left_out))
