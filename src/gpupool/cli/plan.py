@@ -15,7 +15,7 @@ def _print_text(plan, con, fail_on: FailOn = FailOn.error, shown=None) -> None: 
     from rich.markup import escape
     from rich.table import Table
 
-    from gpupool.render import shell
+    from gpupool import shell
     from gpupool.report.text import heading, print_findings
 
     for pp in plan.pools:

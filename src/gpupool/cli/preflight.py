@@ -42,7 +42,7 @@ def print_commands(  # type: ignore[no-untyped-def]
     is the preflight command that reads them (the specs as given)."""
     from gpupool.errors import InputError, safe_text
     from gpupool.preflight.inputs import facts
-    from gpupool.render.shell import quote as shell_quote
+    from gpupool.shell import quote as shell_quote
 
     def quote(value: str) -> str:
         """One shell word, quoted only where the shell needs it (shlex rules); never a control character."""

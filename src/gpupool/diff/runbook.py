@@ -7,7 +7,7 @@ evicted pods cannot make it grow) and cordon its nodes; (5) drain them with the 
 PodDisruptionBudgets are respected, within a timeout (never ``--disable-eviction``); (6) verify the
 workloads' pods run on the new pool; (7) scale the old pool to zero and delete it. When it stops half-way,
 the script prints the commands that put the old pool back (it never undoes anything by itself). Every value
-in the script is single-quoted (``gpupool.render.shell.quote``).
+in the script is single-quoted (``gpupool.shell.quote``).
 """
 
 from __future__ import annotations
