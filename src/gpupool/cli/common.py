@@ -256,7 +256,7 @@ def use_skus(path: str | None) -> None:
     """``--skus FILE``: let the catalog use sizes it lacks from the user's ``az vm list-skus -o json``; and
     the sizes declared in ``.gpupool.yaml`` (``sizes:``, found upward from the working directory)."""
     if path:
-        from gpupool.catalog.listskus import use_list_skus
+        from gpupool.preflight.listskus import use_list_skus
 
         use_list_skus(path)
     from gpupool.catalog.declared import use_config_sizes
