@@ -9,7 +9,7 @@ import pytest
 
 from gpupool import catalog
 from gpupool.catalog import aks
-from gpupool.diff import table
+from gpupool.catalog import mutability as table
 from gpupool.errors import InputError
 from gpupool.spec.load import parse_pool
 from support import pool_doc, run_cli

@@ -112,7 +112,7 @@ def register(app: typer.Typer) -> None:
         """
         from gpupool.cli.common import load_pool_specs, use_skus
         from gpupool.design.check import assumed_version
-        from gpupool.design.plan import plan_pools
+        from gpupool.render.plan import plan_pools
         from gpupool.report import jsonout
         from gpupool.report.text import console
 

@@ -16,11 +16,11 @@ import re
 from dataclasses import dataclass, replace
 
 from gpupool import __version__
+from gpupool.catalog.mutability import pool_name_rule
 from gpupool.design.node import advertised
 from gpupool.diff import adapters
 from gpupool.diff.engine import Change, Target
 from gpupool.diff.spelling import spec_text
-from gpupool.diff.table import pool_name_rule
 from gpupool.diff.workloads import POOL_NAME_LABELS, Follow, selector_of
 from gpupool.errors import InputError
 from gpupool.k8s.workloads import is_builtin_workload
