@@ -249,8 +249,8 @@ def test_summary_plurals() -> None:
 
 def test_summary_lines_say_one_thing_in_the_singular(tmp_path: Path) -> None:
     """The glitches: "1 warnings", "1 Pending GPU pods", "6 pool(s)" on stderr."""
+    from gpupool.cli.doctor import text_report as render
     from gpupool.doctor.engine import DoctorResult
-    from gpupool.doctor.report import render
     from gpupool.findings import Finding, Severity
 
     one = Finding("GP601", Severity.WARNING, "m", object="node n")
