@@ -7,7 +7,8 @@ import re
 import pytest
 
 from gpupool.errors import InputError
-from gpupool.simulate import Reservations, default_reservations, facts, load_reservations
+from gpupool.k8s import facts
+from gpupool.simulate import Reservations, default_reservations, load_reservations
 from gpupool.simulate.nodes import aks_template, group_id, node_name, node_shape
 from gpupool.spec import parse_pool
 

@@ -43,7 +43,7 @@ from gpupool.lint.schema import format_path, safe
 from gpupool.spec.model import PoolSpec, Taint
 
 if TYPE_CHECKING:
-    from gpupool.simulate.facts import Messages
+    from gpupool.k8s.facts import Messages
 
 __all__ = ["PoolFit", "PoolIndex", "PoolView", "WorkloadContext", "check_workload", "object_ref", "placement"]
 
@@ -107,7 +107,7 @@ class PoolView:
     def allocatable(self) -> dict[str, int] | None:
         """cpu (millicores), memory and pods a node offers after AKS reservations: simulate's computation
         (``simulate.nodes.node_shape``), for the pool's Kubernetes version or AKS's default."""
-        from gpupool.simulate import facts
+        from gpupool.k8s import facts
         from gpupool.simulate.nodes import node_shape
 
         try:
@@ -165,7 +165,7 @@ class PoolIndex:
     def scheduler(self) -> Messages:
         """kube-scheduler's words for this run's version (simulate's message facts, chosen as simulate does:
         the given version, else the newest a pool states, else AKS's default)."""
-        from gpupool.simulate import facts
+        from gpupool.k8s import facts
 
         try:
             stated = (p.kubernetes_version for p in self.pools)

@@ -32,9 +32,9 @@ Modules: :mod:`.inputs` (reading), :mod:`.nodes` (node shapes, AKS reservations,
 (CA scale-up), :mod:`.cost` (prices), :mod:`.messages` (texts), :mod:`.engine` (the run), ``rules/`` (GP5xx).
 """
 
+from gpupool.k8s.facts import Reservations, default_reservations, load_reservations
 from gpupool.simulate.cost import PriceTable, bundled, fetch_prices, load_prices
 from gpupool.simulate.engine import Options, SimulationResult, simulate
-from gpupool.simulate.facts import Reservations, default_reservations, load_reservations
 from gpupool.simulate.inputs import Inputs, load_inputs
 
 __all__ = [

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gpupool.k8s import affinity
+from gpupool.k8s.facts import Messages, Scoring
 from gpupool.simulate.cluster import Cluster, PoolState, State
-from gpupool.simulate.facts import Messages, Scoring
 from gpupool.simulate.nodes import NodeShape
 from gpupool.simulate.pods import Pod, Registry, Shape
 from gpupool.spec.model import PoolSpec

@@ -24,9 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpupool.k8s import affinity
+from gpupool.k8s.facts import Messages, Scoring
 from gpupool.k8s.taints import tolerates, untolerated
 from gpupool.simulate import messages, nodetree
-from gpupool.simulate.facts import Messages, Scoring
 from gpupool.simulate.nodes import NodeShape, node_name, per_node_labels
 from gpupool.simulate.pods import Pod, Registry, Shape
 from gpupool.simulate.spread import HOSTNAME, MAX_SCORE, SpreadScoring

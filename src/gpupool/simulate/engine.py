@@ -16,9 +16,9 @@ from typing import Any
 
 from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity
-from gpupool.k8s import selectors
+from gpupool.k8s import facts, selectors
 from gpupool.k8s.workloads import Workload
-from gpupool.simulate import facts, messages
+from gpupool.simulate import messages
 from gpupool.simulate.autoscaler import Option, ScaleUp, Template, choose
 from gpupool.simulate.cluster import Cluster
 from gpupool.simulate.cost import PriceTable, bundled

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from gpupool import catalog
 from gpupool.design.node import advertised, node_labels
 from gpupool.errors import InputError
-from gpupool.simulate import facts
+from gpupool.k8s import facts
 from gpupool.spec.model import PoolSpec, Taint
 
 GIB = 2**30

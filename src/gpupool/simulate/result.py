@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from gpupool.design.node import is_gpu_resource
 from gpupool.findings import Finding, sort_key
-from gpupool.simulate import facts
+from gpupool.k8s import facts
 from gpupool.simulate.autoscaler import ScaleUp
 from gpupool.simulate.cost import Price, PriceTable
 from gpupool.simulate.fixes import LintFixes

@@ -20,7 +20,7 @@ Why
 
 Source
   AKS reservations: MicrosoftDocs/azure-aks-docs `node-resource-reservations.md` (ms.date 2026-06-11),
-  data in `simulate/data/aks.yaml`; kube-scheduler NodeResourcesFit.
+  data in `k8s/data/aks.yaml`; kube-scheduler NodeResourcesFit.
 
 Fix
   Request less, or use a larger VM size.
