@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from gpupool.design.nodeshape import group_id
 from gpupool.simulate import engine
 from gpupool.simulate.autoscaler import Option
 from gpupool.simulate.engine import Options, Simulation
 from gpupool.simulate.inputs import load_inputs
-from gpupool.simulate.nodes import group_id
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "oracle" / "autoscaler"
 PREFIX = "pod didn't trigger scale-up: "

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from gpupool.design.nodeshape import node_name, per_node_labels
 from gpupool.k8s.facts import parse_version
 from gpupool.k8s.quantity import parse_quantity
 from gpupool.simulate import Options, load_inputs, simulate
 from gpupool.simulate.engine import Simulation
-from gpupool.simulate.nodes import node_name, per_node_labels
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "oracle" / "scheduler"
 VERSIONS = ["1.31.8", "1.33.3", "1.34.1", "1.34.7", "1.35.4"]

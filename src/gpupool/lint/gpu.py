@@ -106,9 +106,9 @@ class PoolView:
     @cached_property
     def allocatable(self) -> dict[str, int] | None:
         """cpu (millicores), memory and pods a node offers after AKS reservations: simulate's computation
-        (``simulate.nodes.node_shape``), for the pool's Kubernetes version or AKS's default."""
+        (``design.nodeshape.node_shape``), for the pool's Kubernetes version or AKS's default."""
+        from gpupool.design.nodeshape import node_shape
         from gpupool.k8s import facts
-        from gpupool.simulate.nodes import node_shape
 
         try:
             version = (

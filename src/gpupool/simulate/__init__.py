@@ -27,9 +27,10 @@ feasible node and takes the lowest node index among equals), PodDisruptionBudget
 selection, scale-down, node provisioning time and failures (quota, capacity), max-nodes-total,
 balance-similar-node-groups.
 
-Modules: :mod:`.inputs` (reading), :mod:`.nodes` (node shapes, AKS reservations, CA template),
-:mod:`.pods` (pod shapes), :mod:`.cluster` (filters, scores, preemption, FitError), :mod:`.autoscaler`
-(CA scale-up), :mod:`.cost` (prices), :mod:`.messages` (texts), :mod:`.engine` (the run), ``rules/`` (GP5xx).
+Modules: :mod:`.inputs` (reading), :mod:`gpupool.design.nodeshape` (node shapes, AKS reservations, CA
+template), :mod:`.pods` (pod shapes), :mod:`.cluster` (filters, scores, preemption, FitError),
+:mod:`.autoscaler` (CA scale-up), :mod:`.cost` (prices), :mod:`.messages` (texts), :mod:`.engine` (the run),
+``rules/`` (GP5xx).
 """
 
 from gpupool.k8s.facts import Reservations, default_reservations, load_reservations

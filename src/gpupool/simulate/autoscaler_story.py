@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gpupool.simulate.nodes import group_id
+from gpupool.design.nodeshape import group_id
 from gpupool.simulate.rules._common import gpu_text
 
 if TYPE_CHECKING:

@@ -23,11 +23,11 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gpupool.design.nodeshape import NodeShape, node_name, per_node_labels
 from gpupool.k8s import affinity
 from gpupool.k8s.facts import Messages, Scoring
 from gpupool.k8s.taints import tolerates, untolerated
 from gpupool.simulate import messages, nodetree
-from gpupool.simulate.nodes import NodeShape, node_name, per_node_labels
 from gpupool.simulate.pods import Pod, Registry, Shape
 from gpupool.simulate.spread import HOSTNAME, MAX_SCORE, SpreadScoring
 from gpupool.spec.model import PoolSpec, Taint

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpupool.design.nodeshape import NodeShape, aks_template, group_id, node_shape
 from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity
 from gpupool.k8s import facts, selectors
@@ -23,7 +24,6 @@ from gpupool.simulate.autoscaler import Option, ScaleUp, Template, choose
 from gpupool.simulate.cluster import Cluster
 from gpupool.simulate.cost import PriceTable, bundled
 from gpupool.simulate.inputs import Inputs, WorkloadInput
-from gpupool.simulate.nodes import NodeShape, aks_template, group_id, node_shape
 from gpupool.simulate.pods import Pod, Registry, Shape, ShapeBook, effective_requests
 from gpupool.simulate.result import (
     SimulationResult,

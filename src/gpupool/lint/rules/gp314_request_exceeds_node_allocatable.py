@@ -10,7 +10,7 @@ What it checks
   never judged against it). Allocatable is
   the VM size's vCPUs and memory less the AKS reservations (kube-reserved CPU by core count, kube-reserved
   memory and the eviction threshold by Kubernetes version), computed by the same code as `gpupool
-  simulate` (`simulate.nodes.node_shape`). Ephemeral storage is not judged (the OS disk size is not in
+  simulate` (`design.nodeshape.node_shape`). Ephemeral storage is not judged (the OS disk size is not in
   the pool spec).
 
 Why

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from gpupool.design.node import is_gpu_resource
 
 if TYPE_CHECKING:
+    from gpupool.design.nodeshape import NodeShape
     from gpupool.simulate.cost import Price
     from gpupool.simulate.engine import Run, Simulation, WorkloadInfo
-    from gpupool.simulate.nodes import NodeShape
     from gpupool.simulate.pods import Pod, Shape
     from gpupool.spec.model import PoolSpec
 
