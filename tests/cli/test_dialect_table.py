@@ -12,9 +12,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from support import DATA, EXAMPLES, REPO, run_cli, run_program
+from support import EXAMPLES, REPO, run_cli, run_program, sarif_schema
 
-SARIF_SCHEMA = json.loads((DATA / "sarif" / "sarif-schema-2.1.0.json").read_text())
 SNAPSHOT = REPO / "tests" / "doctor" / "snapshots" / "cuda-too-new"
 EX = str(EXAMPLES)
 
@@ -73,7 +72,7 @@ def check_format(fmt: str, out: str) -> None:
         assert json.loads(out)["version"] == 1
     elif fmt == "sarif":
         log = json.loads(out)
-        jsonschema.validate(log, SARIF_SCHEMA)
+        jsonschema.validate(log, sarif_schema())
         assert log["runs"][0]["automationDetails"]["id"].startswith("gpupool/")
     elif fmt == "junit":
         assert ET.fromstring(out.split("\n", 1)[1]).tag == "testsuites"
@@ -190,7 +189,7 @@ def test_output_file_is_atomic_and_text_stays_on_stdout(tmp_path: Path) -> None:
     out = tmp_path / "r.sarif"
     r = run_cli("check", f"{EX}/mistakes.yaml", "-o", "sarif", "--output-file", str(out))
     assert r.exit_code == 1 and "GP105" in r.stdout  # the text report for the log
-    jsonschema.validate(json.loads(out.read_text()), SARIF_SCHEMA)
+    jsonschema.validate(json.loads(out.read_text()), sarif_schema())
     # a destination that cannot be written: exit 2, nothing half-written
     bad = str(tmp_path / "no" / "x.json")
     r = run_cli("check", f"{EX}/mistakes.yaml", "-o", "json", "--output-file", bad)
