@@ -58,6 +58,40 @@ def summary_line(findings: list[Finding], pools: int, files: int, ignored: int, 
     return text
 
 
+def pools_report(
+    pools: list,
+    findings: list[Finding],
+    ignored: int,
+    fail_on: FailOn,
+    family: str,
+    json_extra: dict,
+    notes: list[tuple[str, str | None]],
+    empty_note: str = "nothing to check",
+) -> Report:
+    """The report of a command that judges pool specs (check, preflight): the findings, then ``notes``
+    ((text, style) lines: what the findings rest on, what was not checked), then :func:`summary_line`; JSON
+    with the findings, the summary and ``json_extra``; one JUnit case per pool."""
+    files = len({p.where.path for p in pools})
+
+    def as_json(show: list[Finding]) -> dict:
+        summary = {**summary_counts(show), "pools": len(pools), "files": files, "ignored": ignored}
+        return {"findings": jsonout.findings_list(show), "summary": summary, **json_extra}
+
+    def as_text(show: list[Finding]) -> None:
+        con = console()
+        print_findings(show, con)
+        if show:
+            con.print()
+        for text, style in notes:
+            con.print(text, markup=False, style=style)
+        con.print(summary_line(show, len(pools), files, ignored, fail_on), markup=False)
+
+    objects = [(p.where.path, p.label, "valid") for p in pools]
+    return Report(
+        findings, (family,), as_text, as_json, empty=not pools, empty_note=empty_note, objects=objects
+    )
+
+
 def register(app: typer.Typer) -> None:
     @app.command("check", help=HELP, epilog=EPILOG)
     @guard
@@ -99,23 +133,10 @@ def register(app: typer.Typer) -> None:
         pools = load_pool_specs(specs, exclude, allow_empty=True)
         every = check_pools(pools)
         findings = [f for f in every if f.rule not in skip]
-        ignored = len(every) - len(findings)
-        files = len({p.where.path for p in pools})
         assumed = assumed_version(pools)
-
-        def as_json(show: list[Finding]) -> dict:
-            summary = {**summary_counts(show), "pools": len(pools), "files": files, "ignored": ignored}
-            return {"findings": jsonout.findings_list(show), "summary": summary, "assumed": assumed}
-
-        def as_text(show: list[Finding]) -> None:
-            con = console()
-            print_findings(show, con)
-            if show:
-                con.print()
-            if assumed:  # what the findings rest on, before the summary (which stays the last line)
-                con.print(assumed, markup=False, style="dim")
-            con.print(summary_line(show, len(pools), files, ignored, fail_on), markup=False)
-
-        objects = [(p.where.path, p.label, "valid") for p in pools]
-        finish(opts, Report(findings, ("gpupool.design.rules",), as_text, as_json, empty=not pools,
-                            empty_note="nothing to check: no pool spec", objects=objects))
+        # what the findings rest on, before the summary (which stays the last line)
+        notes = [(assumed, "dim")] if assumed else []
+        ignored = len(every) - len(findings)
+        report = pools_report(pools, findings, ignored, fail_on, "gpupool.design.rules", {"assumed": assumed},
+                              notes, empty_note="nothing to check: no pool spec")
+        finish(opts, report)
