@@ -512,9 +512,7 @@ def check_workload(
     """Run every workload rule on one workload against ``pools``; findings carry file:line when ``root`` (the
     YAML document, with ``base`` the object's path in it) or the workload object itself has positions."""
     index = _NO_POOLS if workload.placement == "operator" else as_index(pools)
-    ref = ref or object_ref(workload.obj)
-    if workload.role:
-        ref = f"{ref} ({safe(workload.role, 60)})"
+    ref = workload.with_role(ref or object_ref(workload.obj))
     key = _shape_key(workload)
     recipes = index._verdicts.get(key) if key is not None else None
     if recipes is not None:  # the same pod shape was checked before: its findings, at this object's places
