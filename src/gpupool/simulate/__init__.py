@@ -28,9 +28,11 @@ selection, scale-down, node provisioning time and failures (quota, capacity), ma
 balance-similar-node-groups.
 
 Modules: :mod:`.inputs` (reading), :mod:`gpupool.design.nodeshape` (node shapes, AKS reservations, CA
-template), :mod:`.pods` (pod shapes), :mod:`.cluster` (filters, scores, preemption, FitError),
-:mod:`.autoscaler` (CA scale-up), :mod:`.cost` (prices), :mod:`.messages` (texts), :mod:`.engine` (the run),
-``rules/`` (GP5xx).
+template), :mod:`.pods` (pod shapes), :mod:`.cluster` (filters, scores, binding; its data in
+:mod:`.nodestate`, FitError and preemption in :mod:`.diagnosis`, spreading in :mod:`.spread`),
+:mod:`.autoscaler` (CA scale-up),
+:mod:`.cost` (prices), :mod:`.messages` (texts), :mod:`.model` (options, a run), :mod:`.runner` (the placement
+loop), :mod:`.explain` (a run's words), :mod:`.result`, :mod:`.engine` (the whole), ``rules/`` (GP5xx).
 """
 
 from gpupool.k8s.facts import Reservations, default_reservations, load_reservations

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from gpupool.design.nodeshape import NodeShape
 from gpupool.k8s import affinity
 from gpupool.k8s.facts import Messages, Scoring
-from gpupool.simulate.cluster import Cluster, PoolState, State
+from gpupool.simulate.cluster import Cluster
+from gpupool.simulate.nodestate import PoolState, State
 from gpupool.simulate.pods import Pod, Registry, Shape
 from gpupool.spec.model import PoolSpec
 
