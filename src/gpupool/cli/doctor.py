@@ -124,7 +124,11 @@ def register(app: typer.Typer) -> None:
 
                 snap = read_snapshot(write_snapshot(snap, collect))
                 typer.echo(f"gpupool: snapshot written to {collect}", err=True)
+        import gc
+
         from gpupool.doctor import diagnose
+
+        gc.freeze()  # the snapshot's objects live to the end: keep the collector from rescanning them
 
         result = diagnose(snap, namespaces=namespace, ignore=ignored, pools=designed)
         import dataclasses
