@@ -3,6 +3,8 @@ or as a program, and small spec builders."""
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import subprocess
 import sys
@@ -10,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from gpupool.cli.main import app
@@ -39,6 +42,34 @@ NO_CORPUS = "the shared corpus of published manifests (<repo>/../shared/corpus/r
 # Real Azure responses (the Azure CLI's test recordings) and what azure-cli 2.91.0 prints for them.
 AZURE = SHARED / "corpus" / "azure" if SHARED and (SHARED / "corpus" / "azure" / "az").is_dir() else None
 NO_AZURE = "the recorded Azure responses (<repo>/../shared/corpus/azure) are absent"
+
+
+def shared_file(*parts: str) -> Path | None:
+    """A file of the shared folder (``$GPUPOOL_SHARED``, else ``<repo>/../shared``), whether or not the corpus
+    is there; None when absent."""
+    env = os.environ.get("GPUPOOL_SHARED")
+    for c in ([Path(env)] if env else []) + [REPO.parent / "shared"]:
+        if (c.joinpath(*parts)).is_file():
+            return c.joinpath(*parts)
+    return None
+
+
+# The OASIS SARIF 2.1.0 schema (with its source and licence in the shared folder; fetched files are not
+# committed): SARIF output is validated against it where it is present, else the test skips.
+SARIF_SCHEMA_FILE = shared_file("schemas", "sarif", "sarif-schema-2.1.0.json")
+NO_SARIF_SCHEMA = "the SARIF 2.1.0 schema (<repo>/../shared/schemas/sarif) is absent"
+
+
+def sarif_schema() -> dict:
+    """The SARIF 2.1.0 schema; skips the calling test where the shared folder does not have it."""
+    if SARIF_SCHEMA_FILE is None:
+        pytest.skip(NO_SARIF_SCHEMA)
+    return _load_json(SARIF_SCHEMA_FILE)
+
+
+@functools.cache
+def _load_json(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 @dataclass

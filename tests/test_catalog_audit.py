@@ -9,7 +9,7 @@ import pytest
 
 from gpupool import catalog
 from gpupool.catalog import aks
-from gpupool.diff import table
+from gpupool.catalog import mutability as table
 from gpupool.errors import InputError
 from gpupool.spec.load import parse_pool
 from support import pool_doc, run_cli
@@ -72,7 +72,7 @@ def test_max_pods_defaults_and_bounds() -> None:  # ip-address-planning.md, azur
 
 
 def test_simulate_default_max_pods_is_overlay() -> None:
-    from gpupool.simulate import facts
+    from gpupool.k8s import facts
 
     assert facts.default_max_pods().value == aks.max_pods().default == 250
 

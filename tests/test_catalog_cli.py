@@ -55,7 +55,7 @@ def test_check_with_skus_uses_list_skus_facts(tmp_path) -> None:
 
 
 def test_catalog_rows_win_over_list_skus(tmp_path) -> None:
-    from gpupool.catalog.listskus import use_list_skus
+    from gpupool.preflight.listskus import use_list_skus
 
     added = {s.name for s in use_list_skus(SKUS)}
     assert added == {"Standard_ND40rs_v2"}  # every other size of the file is in the catalog

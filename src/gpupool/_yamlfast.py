@@ -19,7 +19,8 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from gpupool import yamlio
+from gpupool import _yamlgeneral as general
+from gpupool.errors import InputError
 
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
@@ -78,23 +79,23 @@ def _int(node: Any) -> int | str:
     v = node.value
     if v.isdigit() and (v[0] != "0" or v == "0"):
         return int(v)
-    return yamlio.construct_number(_K.construct_yaml_int, node)
+    return general.construct_number(_K.construct_yaml_int, node)
 
 
 _SCALARS = {
     "tag:yaml.org,2002:int": _int,
     "tag:yaml.org,2002:bool": lambda n: _BOOL[n.value.lower()],
     "tag:yaml.org,2002:null": lambda n: None,
-    "tag:yaml.org,2002:float": lambda n: yamlio.construct_number(_K.construct_yaml_float, n),
+    "tag:yaml.org,2002:float": lambda n: general.construct_number(_K.construct_yaml_float, n),
     # Kubernetes keeps timestamps as strings; "=" is a plain string too (as yamlio does).
     "tag:yaml.org,2002:timestamp": lambda n: n.value,
     "tag:yaml.org,2002:value": lambda n: n.value,
 }
 _new_dict = dict.__new__
 _new_list = list.__new__
-_LineDict = yamlio.LineDict
-_LineList = yamlio.LineList
-_Dup = yamlio.DuplicateKey
+_LineDict = general.LineDict
+_LineList = general.LineList
+_Dup = general.DuplicateKey
 
 
 def _tagged(node: Any) -> Any:
@@ -109,7 +110,7 @@ def _tagged(node: Any) -> Any:
 def _build(node: Any, dups: list, depth: int) -> Any:
     cls = node.__class__
     if cls is MappingNode:
-        if node.tag != _MAP or depth >= yamlio.MAX_DEPTH:
+        if node.tag != _MAP or depth >= general.MAX_DEPTH:
             raise _Fallback
         d = _new_dict(_LineDict)
         m = node.start_mark
@@ -134,7 +135,7 @@ def _build(node: Any, dups: list, depth: int) -> Any:
             kp[key] = (km.line + 1, km.column + 1)
         return d
     if cls is SequenceNode:
-        if node.tag != _SEQ or depth >= yamlio.MAX_DEPTH:
+        if node.tag != _SEQ or depth >= general.MAX_DEPTH:
             raise _Fallback
         out = _new_list(_LineList)
         m = node.start_mark
@@ -162,7 +163,7 @@ def _build_plain(node: Any, depth: int) -> Any:
     """:func:`_build` without positions: plain dicts and lists (for ``positions="lazy"``)."""
     cls = node.__class__
     if cls is MappingNode:
-        if node.tag != _MAP or depth >= yamlio.MAX_DEPTH:
+        if node.tag != _MAP or depth >= general.MAX_DEPTH:
             raise _Fallback
         d: dict = {}
         for k, v in node.value:
@@ -177,7 +178,7 @@ def _build_plain(node: Any, depth: int) -> Any:
                 d[key] = _build_plain(v, depth + 1)
         return d
     if cls is SequenceNode:
-        if node.tag != _SEQ or depth >= yamlio.MAX_DEPTH:
+        if node.tag != _SEQ or depth >= general.MAX_DEPTH:
             raise _Fallback
         return [
             item.value
@@ -291,14 +292,14 @@ class _LinePositions:
 
     def _read(self) -> Any:
         try:
-            docs = yamlio.load_documents(self.lines.chunk(self.first, self.last), self.lines.path)
+            docs = _with_positions(self.lines.chunk(self.first, self.last), self.lines.path)
             if docs:
                 return docs[0].data
-        except yamlio.InputError:
+        except InputError:
             pass
         try:
-            return yamlio.load_documents(self.lines.text, self.lines.path)[self.index].data
-        except (yamlio.InputError, IndexError):  # pragma: no cover - the C reader took only what yamlio reads
+            return _with_positions(self.lines.text, self.lines.path)[self.index].data
+        except (InputError, IndexError):  # pragma: no cover - the C reader took only what yamlio reads
             return None
 
     def locate(self, path: tuple | list) -> tuple[int, int] | None:
@@ -309,7 +310,7 @@ class _LinePositions:
             got = _c_locate(chunk, tuple(path), _plain_value, _PLAIN, _UNSUPPORTED, _RESOLVED_MAX)
             if got is not _UNSUPPORTED:
                 return got
-        return yamlio.locate(self.positioned(), path)
+        return general.locate(self.positioned(), path)
 
     def positioned(self) -> Any:
         if self.data is _UNSUPPORTED:
@@ -317,9 +318,16 @@ class _LinePositions:
         return self.data
 
 
-def _c_documents(text: str, path: str) -> list[yamlio.Document] | None:
+def _with_positions(text: str, path: str) -> list[general.Document]:
+    """``text`` read again with every position, as ``yamlio.load_documents`` reads it: this path's eager
+    build, else the general path."""
+    docs = fast_documents(text, path)
+    return docs if docs is not None else list(general.general_documents(text, path))
+
+
+def _c_documents(text: str, path: str) -> list[general.Document] | None:
     try:
-        limits = (yamlio.MAX_DEPTH, _RESOLVED_MAX, yamlio.MAX_EXPANDED_NODES)
+        limits = (general.MAX_DEPTH, _RESOLVED_MAX, general.MAX_EXPANDED_NODES)
         loaded = _cyaml.load(text, _plain_value, _PLAIN, _UNSUPPORTED, *limits)
     except Exception:  # e.g. text that is not valid UTF-8 (lone surrogates): the Python path reports it
         return None
@@ -327,14 +335,14 @@ def _c_documents(text: str, path: str) -> list[yamlio.Document] | None:
         return None
     lines = _Lines(text, path)
     return [
-        yamlio.Document(path, i, line, data, [], _LinePositions(lines, i, first, last))
+        general.Document(path, i, line, data, [], _LinePositions(lines, i, first, last))
         for i, (data, line, first, last) in enumerate(loaded)
     ]
 
 
 def fast_documents(
     text: str, path: str, lazy: bool = False, native: bool = True
-) -> list[yamlio.Document] | None:
+) -> list[general.Document] | None:
     """The documents of ``text`` as yamlio would load them, or None when the fast path does not apply.
 
     ``lazy``: the data as plain dicts and lists, positions found on demand
@@ -351,7 +359,7 @@ def fast_documents(
     if _CBase is None or "&" in text:
         return None
     loader = _FastLoader(text)
-    docs: list[yamlio.Document] = []
+    docs: list[general.Document] = []
     try:
         index = 0
         while loader.check_node():
@@ -368,7 +376,7 @@ def fast_documents(
                     data = _build(node, dups, 0)
             else:
                 data = _build(node, dups, 0)
-            docs.append(yamlio.Document(path, index, node.start_mark.line + 1, data, dups, keep))
+            docs.append(general.Document(path, index, node.start_mark.line + 1, data, dups, keep))
             index += 1
     except (_Fallback, yaml.YAMLError, RecursionError):
         return None

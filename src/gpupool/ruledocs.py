@@ -2,7 +2,7 @@
 (``docs/rules/GPxxx.md``, written by ``gpupool rules --write-docs DIR``; SARIF ``help.markdown``).
 
 Rule docstrings are plain text that reads as Markdown (single-backtick code, ``Label:`` before an indented
-example, ``* `` lists); :mod:`gpupool.htmlpage.ruledoc` parses them into blocks, which this module sets as
+example, ``* `` lists); :mod:`gpupool.docblocks` parses them into blocks, which this module sets as
 Markdown. Docs cite public sources only (URLs or ``owner/repo path``); ``tests/test_user_text.py`` checks.
 """
 
@@ -60,16 +60,16 @@ def render_doc(r: RuleInfo) -> str:
 
 def body_markdown(r: RuleInfo) -> str:
     """The docstring's body (after its title line) as Markdown."""
-    from gpupool.htmlpage import ruledoc
+    from gpupool import docblocks
 
     body = r.doc.partition("\n")[2]
     if not body.strip():
         return ""
-    return ruledoc.markdown(ruledoc.blocks(body))
+    return docblocks.markdown(docblocks.blocks(body))
 
 
 def _page(r: RuleInfo, heading: str, close: str = "") -> list[str]:
-    from gpupool.htmlpage import ruledoc
+    from gpupool import docblocks
 
     title = r.doc.partition("\n")[0].strip() or f"{r.id} {r.name}: {r.summary}"
     fam = family_name(r)
@@ -78,7 +78,7 @@ def _page(r: RuleInfo, heading: str, close: str = "") -> list[str]:
         "|---|---|---|---|",
         f"| {r.severity.value} | {fam} ({r.id[:3]}xx) | {FAMILY_COMMANDS.get(fam, '')} | `--ignore {r.id}` |",
     ]
-    parts = [heading + ruledoc.md_text(ruledoc.parts(title)) + close, "\n".join(rows)]
+    parts = [heading + docblocks.md_text(docblocks.parts(title)) + close, "\n".join(rows)]
     body = body_markdown(r)
     if body:
         parts.append(body.rstrip("\n"))

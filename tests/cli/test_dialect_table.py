@@ -12,9 +12,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from support import DATA, EXAMPLES, REPO, run_cli, run_program
+from support import EXAMPLES, REPO, run_cli, run_program, sarif_schema
 
-SARIF_SCHEMA = json.loads((DATA / "sarif" / "sarif-schema-2.1.0.json").read_text())
 SNAPSHOT = REPO / "tests" / "doctor" / "snapshots" / "cuda-too-new"
 EX = str(EXAMPLES)
 
@@ -73,7 +72,7 @@ def check_format(fmt: str, out: str) -> None:
         assert json.loads(out)["version"] == 1
     elif fmt == "sarif":
         log = json.loads(out)
-        jsonschema.validate(log, SARIF_SCHEMA)
+        jsonschema.validate(log, sarif_schema())
         assert log["runs"][0]["automationDetails"]["id"].startswith("gpupool/")
     elif fmt == "junit":
         assert ET.fromstring(out.split("\n", 1)[1]).tag == "testsuites"
@@ -197,7 +196,7 @@ def test_output_file_is_atomic_and_text_stays_on_stdout(tmp_path: Path) -> None:
     out = tmp_path / "r.sarif"
     r = run_cli("check", f"{EX}/mistakes.yaml", "-o", "sarif", "--output-file", str(out))
     assert r.exit_code == 1 and "GP105" in r.stdout  # the text report for the log
-    jsonschema.validate(json.loads(out.read_text()), SARIF_SCHEMA)
+    jsonschema.validate(json.loads(out.read_text()), sarif_schema())
     # a destination that cannot be written: exit 2, nothing half-written
     bad = str(tmp_path / "no" / "x.json")
     r = run_cli("check", f"{EX}/mistakes.yaml", "-o", "json", "--output-file", bad)
@@ -256,8 +255,8 @@ def test_summary_plurals() -> None:
 
 def test_summary_lines_say_one_thing_in_the_singular(tmp_path: Path) -> None:
     """The glitches: "1 warnings", "1 Pending GPU pods", "6 pool(s)" on stderr."""
+    from gpupool.cli.doctor import text_report as render
     from gpupool.doctor.engine import DoctorResult
-    from gpupool.doctor.report import render
     from gpupool.findings import Finding, Severity
 
     one = Finding("GP601", Severity.WARNING, "m", object="node n")

@@ -130,7 +130,7 @@ def test_each_command_runs_once_and_one_sarif_file_has_every_run(tmp_path: Path)
     SARIF 2.1.0 file (valid against the OASIS schema) with one run per command."""
     import jsonschema
 
-    from support import DATA
+    from support import sarif_schema
 
     temp = tmp_path / "runner-temp"
     temp.mkdir()
@@ -145,7 +145,7 @@ def test_each_command_runs_once_and_one_sarif_file_has_every_run(tmp_path: Path)
     rc, outputs = run_step("SARIF", {**common, "SARIF_FILE": "gpupool.sarif"}, tmp_path)
     assert rc == 0 and outputs == {"sarif-file": "gpupool.sarif"}
     sarif = json.loads((tmp_path / "gpupool.sarif").read_text())
-    jsonschema.validate(sarif, json.loads((DATA / "sarif" / "sarif-schema-2.1.0.json").read_text()))
+    jsonschema.validate(sarif, sarif_schema())
     assert [r["automationDetails"]["id"] for r in sarif["runs"]] == ["gpupool/check/", "gpupool/lint/"]
     rules = [{x["ruleId"] for x in r["results"]} for r in sarif["runs"]]
     assert "GP105" in rules[0] and "GP201" in rules[1]

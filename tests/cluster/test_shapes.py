@@ -127,3 +127,19 @@ def test_every_checked_path_is_checked_at_every_item() -> None:
             assert bad is not None and bad.startswith(f"{named} is "), (kind, path, bad)
             count += 1
     assert count > 100
+
+
+def test_every_listed_kind_checks_the_fields_every_reader_relies_on() -> None:
+    """metadata/spec/status objects, name and namespace strings, labels and annotations maps of strings: one
+    table for every kind a snapshot lists (no hand-written check beside it)."""
+    for kind in ("Node", "Pod", "DaemonSet", "Event", "ConfigMap", "ClusterPolicy"):
+        assert shapes.problem(kind, {"metadata": {"name": "n", "labels": {"a": "b"}}, "spec": {}}) is None
+        assert shapes.problem(kind, {"metadata": []}) == "metadata is list, expected an object"
+        assert shapes.problem(kind, {"status": "x"}) == "status is str, expected an object"
+        assert shapes.problem(kind, {"metadata": {"name": 3}}) == "metadata.name is int, expected a string"
+        assert shapes.problem(kind, {"metadata": {"labels": {"a": 1}}}) == (
+            "metadata.labels.a is int, expected a string"
+        )
+        assert shapes.problem(kind, {"metadata": {"annotations": []}}) == (
+            "metadata.annotations is list, expected an object"
+        )

@@ -58,7 +58,7 @@ def test_rule_fixture(rule: str, fixture: Path) -> None:
     skus = fixture / "skus.json" if fixture.is_dir() else None  # sizes from the user's az vm list-skus
     try:
         if skus is not None and skus.is_file():
-            from gpupool.catalog.listskus import use_list_skus
+            from gpupool.preflight.listskus import use_list_skus
 
             use_list_skus(skus)
         findings = check_pools(load_many([str(f) for f in files]))

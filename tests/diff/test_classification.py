@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from diff.helpers import AZ_A100, AZ_T4, az_json, spec
-from gpupool.diff import diff, table
+from gpupool.catalog import mutability as table
+from gpupool.diff import diff
 from gpupool.diff.engine import COMPARERS
 from gpupool.spec import azjson, parse_pool
 

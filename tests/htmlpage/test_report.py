@@ -481,8 +481,8 @@ def test_hostile_spec_is_refused_before_any_page(tmp_path, field):
 
 
 def test_rule_docs_set_as_prose():
+    from gpupool import docblocks as ruledoc
     from gpupool.cli.explain import render_doc
-    from gpupool.htmlpage import ruledoc
     from gpupool.rules import all_rules, lookup
 
     kinds = [b["kind"] for b in ruledoc.blocks(render_doc(lookup("GP201")).partition("\n")[2])]

@@ -1,5 +1,5 @@
 """GP305 quotes kube-scheduler in the words of the run's Kubernetes version: simulate's message facts
-(``simulate/data/scheduler.yaml``, checked against the recorded real scheduler in
+(``k8s/data/scheduler.yaml``, checked against the recorded real scheduler in
 ``tests/simulate/test_oracle_scheduler.py``), not a second copy of them."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import json
 
 import yaml
 
+from gpupool.k8s import facts
 from gpupool.k8s.workloads import workload_of
 from gpupool.lint.engine import LintOptions, lint_text
 from gpupool.lint.gpu import PoolIndex, check_workload
-from gpupool.simulate import facts
 from support import make_pool, run_cli
 
 POD = """\

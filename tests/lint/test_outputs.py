@@ -9,11 +9,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from support import DATA, EXAMPLES, run_cli
+from support import DATA, EXAMPLES, run_cli, sarif_schema
 
 NOTES = DATA / "lint" / "design-notes"
 FILES = [str(NOTES / n) for n in ("nvidia-device-plugin-ds.yaml", "gpu-test.yaml", "gpu-test-bad.yaml")]
-SARIF_SCHEMA = json.loads((DATA / "sarif" / "sarif-schema-2.1.0.json").read_text())
 POOL = str(EXAMPLES / "t4-driver-only.yaml")
 
 
@@ -50,7 +49,8 @@ def test_sarif_is_valid_sarif_2_1_0(mixed) -> None:
     r = run_cli("lint", "--no-config", "--pool", POOL, *mixed, "-o", "sarif")
     assert r.exit_code == 2  # a file that does not parse is unusable input (reported, and exit 2)
     doc = json.loads(r.stdout)
-    jsonschema.validators.validator_for(SARIF_SCHEMA)(SARIF_SCHEMA).validate(doc)
+    schema = sarif_schema()
+    jsonschema.validators.validator_for(schema)(schema).validate(doc)
     run = doc["runs"][0]
     rules = run["tool"]["driver"]["rules"]
     assert [x["id"] for x in rules] == sorted(x["id"] for x in rules)
@@ -78,7 +78,8 @@ def test_sarif_is_valid_sarif_2_1_0(mixed) -> None:
 
 
 def test_sarif_schema_rejects_broken_sarif() -> None:
-    # The vendored schema is the real one: it refuses what it must.
+    # The shared schema is the real one: it refuses what it must.
+    schema = sarif_schema()
     bad = {
         "version": "2.1.0",
         "runs": [
@@ -86,7 +87,7 @@ def test_sarif_schema_rejects_broken_sarif() -> None:
         ],
     }
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validators.validator_for(SARIF_SCHEMA)(SARIF_SCHEMA).validate(bad)
+        jsonschema.validators.validator_for(schema)(schema).validate(bad)
 
 
 def test_junit(mixed) -> None:

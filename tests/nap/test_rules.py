@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from gpupool.cli.pool_inputs import load_inputs
 from gpupool.nap.check import check_nap, nap_rules
-from gpupool.nap.inputs import load_inputs
 
 RULES_DIR = Path(__file__).parent / "rules"
 MARK = re.compile(r"#\s*<-\s*(GP\d{3})(?::(error|warning|info))?")

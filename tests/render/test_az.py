@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from gpupool import shell
 from gpupool.design.node import advertised
-from gpupool.render import az, render_files, shell
+from gpupool.render import az, render_files
 from gpupool.spec import load_pools
 from support import EXAMPLES, make_pool
 

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from gpupool.simulate import engine
+from gpupool.design.nodeshape import group_id
+from gpupool.simulate import engine, runner
 from gpupool.simulate.autoscaler import Option
 from gpupool.simulate.engine import Options, Simulation
 from gpupool.simulate.inputs import load_inputs
-from gpupool.simulate.nodes import group_id
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "oracle" / "autoscaler"
 PREFIX = "pod didn't trigger scale-up: "
@@ -136,7 +136,7 @@ def replay(sid: str) -> list[Verdict]:
     runs: list[engine.Run] = []
     verdicts: list[Verdict] = []
     loop = 0
-    real_run, real_choose = engine.Run, engine.choose
+    real_run, real_choose = runner.Run, runner.choose
 
     def make_run(*a, **k):  # type: ignore[no-untyped-def]
         r = real_run(*a, **k)
@@ -176,7 +176,7 @@ def replay(sid: str) -> list[Verdict]:
         loop += 1
         return Option(idx, count, same.pods if same else [], sim.template(run, idx, "aks"))
 
-    engine.Run, engine.choose = make_run, choose  # type: ignore[misc, assignment]
+    runner.Run, runner.choose = make_run, choose  # type: ignore[misc, assignment]
     try:
         run = sim.run("aks")
     except _Stop:
@@ -191,7 +191,7 @@ def replay(sid: str) -> list[Verdict]:
             ok = any(w is None for w in whys)
             verdicts.append(Verdict(sid, loop, ok, "" if ok else str(whys[0])))
     finally:
-        engine.Run, engine.choose = real_run, real_choose  # type: ignore[misc]
+        runner.Run, runner.choose = real_run, real_choose  # type: ignore[misc]
     for j in range(len(verdicts), len(states)):
         verdicts.append(Verdict(sid, j, False, "not reached"))
     return verdicts

@@ -357,7 +357,7 @@ def test_rtx_pro_6000_and_gb300_g5_are_missing_from_the_static_table(k, vm: str)
 
 
 def test_nd96amsr_template_memory_is_the_static_tables(k) -> None:
-    from gpupool.simulate.nodes import aks_template
+    from gpupool.design.nodeshape import aks_template
     from gpupool.spec import parse_pool
 
     pool = parse_pool(gpu_pool(k, 0, 2, vm="Standard_ND96amsr_A100_v4"), "p.yaml", 1)

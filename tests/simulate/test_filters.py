@@ -114,7 +114,7 @@ def test_hostname_selector_is_evaluated_per_node(k) -> None:
     msg = k.run(docs).pending[0].message
     assert msg.startswith("0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.")
     assert first.placed == 1
-    from gpupool.simulate.nodes import node_name
+    from gpupool.design.nodeshape import node_name
     from gpupool.spec import parse_pool
 
     name = node_name(parse_pool(k.system(3), "x.yaml"), 2)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from gpupool.design.node import advertised
-from gpupool.simulate import default_reservations, facts
-from gpupool.simulate.nodes import node_shape
+from gpupool.design.nodeshape import node_shape
+from gpupool.k8s import facts
+from gpupool.simulate import default_reservations
 from gpupool.spec import parse_pool
 
 

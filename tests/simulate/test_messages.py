@@ -6,7 +6,8 @@ from collections import Counter
 
 import pytest
 
-from gpupool.simulate import facts, messages
+from gpupool.k8s import facts
+from gpupool.simulate import messages
 
 # What the real 1.35.4 and 1.33.3 schedulers printed (recorded 2026-12-03; knowledge base §1.6)
 CLASSIC_135 = (

@@ -6,9 +6,10 @@ import re
 
 import pytest
 
+from gpupool.design.nodeshape import aks_template, group_id, node_name, node_shape
 from gpupool.errors import InputError
-from gpupool.simulate import Reservations, default_reservations, facts, load_reservations
-from gpupool.simulate.nodes import aks_template, group_id, node_name, node_shape
+from gpupool.k8s import facts
+from gpupool.simulate import Reservations, default_reservations, load_reservations
 from gpupool.spec import parse_pool
 
 MIB, GIB = 2**20, 2**30

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from gpupool.design.nodeshape import node_name, per_node_labels
+from gpupool.k8s.facts import parse_version
 from gpupool.k8s.quantity import parse_quantity
 from gpupool.simulate import Options, load_inputs, simulate
 from gpupool.simulate.engine import Simulation
-from gpupool.simulate.facts import parse_version
-from gpupool.simulate.nodes import node_name, per_node_labels
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "oracle" / "scheduler"
 VERSIONS = ["1.31.8", "1.33.3", "1.34.1", "1.34.7", "1.35.4"]
@@ -131,7 +131,7 @@ def _check_nodes(name: str, given: dict) -> None:
 
 
 def test_version_boundaries_come_from_the_data() -> None:
-    from gpupool.simulate import facts
+    from gpupool.k8s import facts
 
     assert facts.messages(parse_version("1.33.3")).dra_post_filter is None
     assert facts.messages(parse_version("1.34.1")).dra_post_filter == "no new claims to deallocate"

@@ -92,10 +92,10 @@ def steered(version: str, name: str, run: dict) -> str | None:
     """Replays a scenario with every tie between equal best nodes resolved as ``run`` did; None when gpupool
     then places every pod on the node ``run`` did, else the first difference. A choice outside gpupool's
     equal best nodes is a difference of scores, not of luck."""
-    from gpupool.simulate import engine
+    from gpupool.simulate import engine, runner
 
     clusters = []
-    real_cluster = engine.Cluster
+    real_cluster = runner.Cluster
     off: list[str] = []
 
     def make(*a, **k):  # type: ignore[no-untyped-def]
@@ -115,12 +115,12 @@ def steered(version: str, name: str, run: dict) -> str | None:
         return c
 
     options = Options(kubernetes_version=version, autoscaler="none", compare=False)
-    engine.Cluster = make  # type: ignore[misc]
+    runner.Cluster = make  # type: ignore[misc]
     try:
         sim = engine.Simulation(load_inputs([DATA / "scenarios" / f"{name}.yaml"]), options)
         result = sim.run("none")
     finally:
-        engine.Cluster = real_cluster  # type: ignore[misc]
+        runner.Cluster = real_cluster  # type: ignore[misc]
     c = clusters[0]
     ours = {p.name: c.node_name[p.node] if p.node is not None else None for p in result.pods}
     theirs = {p: n if isinstance(n, str) else None for p, n in run.items()}

@@ -49,8 +49,8 @@ def test_own_constraints_turn_the_defaults_off(k) -> None:
 def test_score_formula() -> None:
     """count x ln(feasible + 2) + maxSkew - 1 per constraint, rounded half away from zero, normalised as
     100 x (max + min - s) / max (podtopologyspread/scoring.go)."""
+    from gpupool.k8s.facts import messages, parse_version, scoring
     from gpupool.simulate.cluster import MAX_SCORE, Cluster
-    from gpupool.simulate.facts import messages, parse_version, scoring
     from gpupool.simulate.pods import Registry
 
     c = Cluster(Registry(), messages(parse_version("1.35")), scoring(), [])

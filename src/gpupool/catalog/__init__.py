@@ -11,18 +11,10 @@ import difflib
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from importlib import resources
 from typing import Any
 
-import yaml
-
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-@cache
-def _data(name: str) -> Any:
-    text = resources.files("gpupool.catalog").joinpath("data", name).read_text(encoding="utf-8")
-    return yaml.load(text, Loader=_Loader)  # trusted package data, safe loader
+from gpupool.catalog.datafiles import load as _data
+from gpupool.catalog.datafiles import version_tuple
 
 
 @dataclass(frozen=True)
@@ -305,14 +297,6 @@ def images() -> dict[str, dict[str, Any]]:
 
 
 # ---- CUDA ----------------------------------------------------------------------------------------
-
-
-def version_tuple(text: str) -> tuple[int, ...]:
-    parts = []
-    for p in str(text).split("."):
-        digits = "".join(ch for ch in p if ch.isdigit())
-        parts.append(int(digits) if digits else 0)
-    return tuple(parts)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ import os
 from dataclasses import dataclass
 from functools import cache
 
-from gpupool.catalog import _data, version_tuple
+from gpupool.catalog.datafiles import load as _data
+from gpupool.catalog.datafiles import version_tuple
 
 
 def today() -> _dt.date:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from gpupool.cli.common import FailOn, guard, parse_ignores
@@ -61,6 +63,47 @@ def summary_line(
     return text
 
 
+def pools_report(
+    pools: list,
+    findings: list[Finding],
+    ignored: int,
+    fail_on: FailOn,
+    families: str | tuple[str, ...],
+    json_extra: dict,
+    notes: list[tuple[str, str | None]],
+    empty_note: str = "nothing to check",
+    nap: Any = None,
+) -> Report:
+    """The report of a command that judges pool specs (check, preflight): the findings, then ``notes``
+    ((text, style) lines: what the findings rest on, what was not checked), then :func:`summary_line`; JSON
+    with the findings, the summary and ``json_extra``; one JUnit case per pool (and per Karpenter object in
+    ``nap``). The pools' ``gpupool.io/ignore`` annotations apply (``Report.pools``)."""
+    nap_objects = (*nap.node_pools, *nap.node_classes) if nap else ()
+    node_pools = len(nap.node_pools) if nap else 0
+    files = len({p.where.path for p in pools} | {o.where.path for o in nap_objects})
+
+    def as_json(show: list[Finding]) -> dict:
+        summary = {**summary_counts(show), "pools": len(pools), "files": files, "ignored": ignored}
+        if nap:
+            summary["nodePools"] = node_pools
+        return {"findings": jsonout.findings_list(show), "summary": summary, **json_extra}
+
+    def as_text(show: list[Finding]) -> None:
+        con = console()
+        print_findings(show, con)
+        if show:
+            con.print()
+        for text, style in notes:
+            con.print(text, markup=False, style=style)
+        con.print(summary_line(show, len(pools), files, ignored, fail_on, node_pools), markup=False)
+
+    objects = [(p.where.path, p.label, "valid") for p in (*pools, *nap_objects)]
+    return Report(
+        findings, (families,) if isinstance(families, str) else families, as_text, as_json,
+        empty=not pools and not nap, empty_note=empty_note, objects=objects, pools=pools,
+    )
+
+
 def register(app: typer.Typer) -> None:
     @app.command("check", help=HELP, epilog=EPILOG)
     @guard
@@ -96,9 +139,9 @@ def register(app: typer.Typer) -> None:
         opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
         from gpupool.cli.common import config_exclude, use_skus
+        from gpupool.cli.pool_inputs import load_inputs
         from gpupool.findings import sort_key
         from gpupool.nap.check import check_nap
-        from gpupool.nap.inputs import load_inputs
 
         use_skus(skus)
         opts.fail_on = fail_on = effective_fail_on(opts.fail_on, strict)
@@ -106,28 +149,11 @@ def register(app: typer.Typer) -> None:
         pools, nap = load_inputs(specs, config_exclude(opts.config, "check", exclude), allow_empty=True)
         every = sorted(check_pools(pools, honour_ignores=False) + check_nap(nap, pools), key=sort_key)
         findings = [f for f in every if f.rule not in skip]
-        ignored = len(every) - len(findings)
-        nap_objects = (*nap.node_pools, *nap.node_classes)
-        files = len({p.where.path for p in pools} | {o.where.path for o in nap_objects})
         assumed = assumed_version(pools)
-
-        def as_json(show: list[Finding]) -> dict:
-            summary = {**summary_counts(show), "pools": len(pools), "files": files, "ignored": ignored}
-            if nap:
-                summary["nodePools"] = len(nap.node_pools)
-            return {"findings": jsonout.findings_list(show), "summary": summary, "assumed": assumed}
-
-        def as_text(show: list[Finding]) -> None:
-            con = console()
-            print_findings(show, con)
-            if show:
-                con.print()
-            if assumed:  # what the findings rest on, before the summary (which stays the last line)
-                con.print(assumed, markup=False, style="dim")
-            line = summary_line(show, len(pools), files, ignored, fail_on, len(nap.node_pools))
-            con.print(line, markup=False)
-
-        objects = [(p.where.path, p.label, "valid") for p in (*pools, *nap_objects)]
-        finish(opts, Report(findings, ("gpupool.design.rules", "gpupool.nap.rules"), as_text, as_json,
-                            empty=not pools and not nap,
-                            empty_note="nothing to check: no pool spec", objects=objects, pools=pools))
+        # what the findings rest on, before the summary (which stays the last line)
+        notes = [(assumed, "dim")] if assumed else []
+        ignored = len(every) - len(findings)
+        families = ("gpupool.design.rules", "gpupool.nap.rules")
+        report = pools_report(pools, findings, ignored, fail_on, families, {"assumed": assumed}, notes,
+                              empty_note="nothing to check: no pool spec", nap=nap)
+        finish(opts, report)

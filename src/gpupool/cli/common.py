@@ -18,9 +18,8 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from gpupool.cli.commands import COMPLETE_VAR
 from gpupool.errors import InputError, safe_text
-
-COMPLETE_VAR = "_GPUPOOL_COMPLETE"
 
 
 class Format(StrEnum):
@@ -134,7 +133,7 @@ class GpupoolGroup(TyperGroup):
 
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
-            from gpupool.cli.main import COMMANDS
+            from gpupool.cli.commands import COMMANDS
 
             best = _closest(name, sorted(set(self.list_commands(ctx)) | set(COMMANDS)))
             hint = f"did you mean {best}?" if best else f"list the commands with: {ctx.command_path} --help"
@@ -257,7 +256,7 @@ def use_skus(path: str | None) -> None:
     """``--skus FILE``: let the catalog use sizes it lacks from the user's ``az vm list-skus -o json`` (the
     sizes declared in ``.gpupool.yaml`` come with the config: :func:`use_config`)."""
     if path:
-        from gpupool.catalog.listskus import use_list_skus
+        from gpupool.preflight.listskus import use_list_skus
 
         use_list_skus(path)
 

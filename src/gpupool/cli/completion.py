@@ -18,7 +18,7 @@ from typing import Any
 
 import typer
 
-from gpupool.cli.common import COMPLETE_VAR
+from gpupool.cli.commands import COMPLETE_VAR
 
 PROG = "gpupool"
 

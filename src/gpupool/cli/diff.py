@@ -13,44 +13,17 @@ listed as comments); the design rules run on the imported pools (findings on std
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import os
 import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import typer
 
+from gpupool.atomicfile import write_atomic
 from gpupool.cli.common import FailOn, guard
 from gpupool.cli.findings_options import FindingsOptions, Report, findings_options, finish, plural
 from gpupool.errors import InputError
 from gpupool.errors import safe_text as _safe
-
-
-def write_atomic(path: str | Path, text: str, mode: int = 0o644) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same directory and a rename."""
-    target = Path(path)
-    if target.is_dir():
-        raise InputError(str(path), None, "is a directory")
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(str(path), None, "no such directory: " + str(parent))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)
-    except OSError as e:
-        raise InputError(str(path), None, f"cannot write: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except OSError as e:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise InputError(str(path), None, f"cannot write: {e.strerror or e}") from None
-
 
 # ---- reading CURRENT / DESIRED -------------------------------------------------------------------
 

@@ -305,7 +305,7 @@ def finish(opts: FindingsOptions, report: Report) -> None:
     show = shown(report.findings, opts.severity)
     text = render(opts, report, show)
     if opts.output_file:
-        from gpupool.cli.diff import write_atomic
+        from gpupool.atomicfile import write_atomic
 
         if text is None:
             import io

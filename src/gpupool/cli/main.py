@@ -17,25 +17,8 @@ import sys
 import typer
 
 from gpupool import __version__
+from gpupool.cli.commands import COMMAND_MODULES, COMMANDS, COMPLETE_VAR
 from gpupool.cli.common import ColorMode, GpupoolGroup
-
-COMMANDS = {  # command name -> the module that registers it
-    "check": "gpupool.cli.check",
-    "plan": "gpupool.cli.plan",
-    "render": "gpupool.cli.render",
-    "lint": "gpupool.cli.lint",
-    "diff": "gpupool.cli.diff",
-    "import": "gpupool.cli.diff",
-    "simulate": "gpupool.cli.simulate",
-    "report": "gpupool.cli.report",
-    "doctor": "gpupool.cli.doctor",
-    "explain": "gpupool.cli.explain",
-    "rules": "gpupool.cli.explain",
-    "completion": "gpupool.cli.completion",
-    "preflight": "gpupool.cli.preflight",
-    "catalog": "gpupool.cli.catalog",
-}
-COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 
 
 def _version(value: bool) -> None:
@@ -105,7 +88,7 @@ def _modules_for(argv: list[str]) -> tuple[str, ...]:
 
 
 def main(prog_name: str = "gpupool") -> None:
-    from gpupool.cli.common import COMPLETE_VAR, run_app
+    from gpupool.cli.common import run_app
     from gpupool.gcpolicy import batch
 
     argv = [] if os.environ.get(COMPLETE_VAR) else sys.argv[1:]  # completion needs every command

@@ -4,6 +4,7 @@ advertise, what is final at creation, and the command that creates it."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -15,7 +16,7 @@ def _print_text(plan, con, fail_on: FailOn = FailOn.error, shown=None, every=Non
     from rich.markup import escape
     from rich.table import Table
 
-    from gpupool.render import shell
+    from gpupool import shell
     from gpupool.report.text import heading, print_findings
 
     for pp in plan.pools:
@@ -82,6 +83,48 @@ def _print_text(plan, con, fail_on: FailOn = FailOn.error, shown=None, every=Non
         )
 
 
+def print_node_pools(plans: list[Any], con: Any) -> None:
+    """The NodePool section of ``gpupool plan``'s text output."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from gpupool.nap import plan as nap_plan
+    from gpupool.report.text import heading
+
+    for pp in plans:
+        d = pp.to_dict()
+        heading(con, f"[bold]NodePool {escape(d['name'])}[/]  (Node Auto Provisioning)")
+        given = f"AKSNodeClass {d['nodeClass']}"
+        nc = "the CRD defaults (not among the inputs)" if d["nodeClassAssumed"] else given
+        con.print(escape(f"node class: {nc}; image family {d['imageFamily']}, gpu.mode {d['gpuMode']}; "
+                         f"weight {d['weight']}; taints {', '.join(d['taints']) or 'none'}; "
+                         f"consolidation {d['consolidationPolicy']}, expireAfter {d['expireAfter']}"),
+                  markup=True)
+        if d["limits"]:
+            con.print(escape("limits: " + ", ".join(f"{k} {v}" for k, v in d["limits"].items())))
+        t = Table(box=None, pad_edge=False, show_edge=False)
+        for col in ("size", "vCPU", "memory GiB", "GPUs", "GPU model", "advertises"):
+            t.add_column(col, no_wrap=True)
+        for s in d["sizes"][:nap_plan.SHOWN]:
+            adv = ", ".join(f"{k}: {v}" for k, v in s["advertised"].items()) or "-"
+            t.add_row(escape(s["name"]), str(s["vcpu"]), f"{s['memoryGiB']:g}", str(s["gpus"]),
+                      escape(s["gpuModel"] or "-"), escape(adv))
+        if d["sizes"]:
+            con.print(f"can create {len(d['sizes'])} size{'s' if len(d['sizes']) != 1 else ''}:")
+            con.print(t)
+            if len(d["sizes"]) > nap_plan.SHOWN:
+                con.print(f"[dim]  ... and {len(d['sizes']) - nap_plan.SHOWN} more (-o json lists all)[/]")
+        else:
+            con.print("[yellow]can create no size gpupool knows[/]")
+        if d["unsure"]:
+            con.print(f"[dim]cannot tell for {len(d['unsure'])} more (a label gpupool does not know per "
+                      "size, "
+                      "or a size of NAP's GPU registry the catalog lacks)[/]")
+        for r in d["ruledOut"][:3]:
+            con.print(escape(f"ruled out: {r['name']}: {r['why']}"), style="dim")
+        con.print()
+
+
 def register(app: typer.Typer) -> None:
     @app.command("plan")
     @guard
@@ -114,12 +157,12 @@ def register(app: typer.Typer) -> None:
         Example: gpupool plan examples/t4-driver-only.yaml
         """
         from gpupool.cli.common import config_exclude, use_skus
+        from gpupool.cli.pool_inputs import load_inputs
         from gpupool.design.check import assumed_version
-        from gpupool.design.plan import plan_pools
         from gpupool.findings import sort_key
         from gpupool.nap import plan as nap_plan
         from gpupool.nap.check import check_nap
-        from gpupool.nap.inputs import load_inputs
+        from gpupool.render.plan import plan_pools
         from gpupool.report import jsonout
         from gpupool.report.text import console
 
@@ -149,7 +192,7 @@ def register(app: typer.Typer) -> None:
 
         def as_text(show):  # type: ignore[no-untyped-def]
             con = console()
-            nap_plan.print_text(node_pools, con)
+            print_node_pools(node_pools, con)
             _print_text(plan, con, opts.fail_on, show, findings, len(node_pools))
 
         objects = [(p.where.path, p.label, "valid") for p in (*pools, *nap.node_pools, *nap.node_classes)]

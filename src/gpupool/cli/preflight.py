@@ -10,7 +10,7 @@ from __future__ import annotations
 import typer
 
 from gpupool.cli.common import guard, parse_ignores
-from gpupool.cli.findings_options import FindingsOptions, Report, findings_options, finish
+from gpupool.cli.findings_options import FindingsOptions, findings_options, finish
 
 HELP = "\n\n".join(
     (
@@ -42,7 +42,7 @@ def print_commands(  # type: ignore[no-untyped-def]
     is the preflight command that reads them (the specs as given)."""
     from gpupool.errors import InputError, safe_text
     from gpupool.preflight.inputs import facts
-    from gpupool.render.shell import quote as shell_quote
+    from gpupool.shell import quote as shell_quote
 
     def quote(value: str) -> str:
         """One shell word, quoted only where the shell needs it (shlex rules); never a control character."""
@@ -195,36 +195,14 @@ def register(app: typer.Typer) -> None:
 
 
 def _report(pools, inputs, ignore: list[str], opts: FindingsOptions) -> None:  # type: ignore[no-untyped-def]
+    from gpupool.cli.check import pools_report
     from gpupool.preflight.engine import run
-    from gpupool.report import jsonout
-    from gpupool.report.text import console, print_findings, summary_counts
 
     skip = parse_ignores(ignore)
     result = run(pools, inputs)
     findings = [f for f in result.findings if f.rule not in skip]
+    notes = [(f"not checked: {s}", None) for s in result.skipped]
     ignored = len(result.findings) - len(findings)
-    files = len({p.where.path for p in pools})
-
-    def as_json(show):  # type: ignore[no-untyped-def]
-        summary = {**summary_counts(show), "pools": len(pools), "files": files, "ignored": ignored}
-        return {
-            "findings": jsonout.findings_list(show),
-            "summary": summary,
-            "source": inputs.source,
-            **result.to_dict(),
-        }
-
-    def as_text(show):  # type: ignore[no-untyped-def]
-        con = console()
-        print_findings(show, con)
-        if show:
-            con.print()
-        for s in result.skipped:
-            con.print(f"not checked: {s}", markup=False)
-        from gpupool.cli.check import summary_line
-
-        con.print(summary_line(show, len(pools), files, ignored, opts.fail_on), markup=False)
-
-    objects = [(p.where.path, p.label, "valid") for p in pools]
-    finish(opts, Report(findings, ("gpupool.preflight.rules",), as_text, as_json, empty=not pools,
-                        objects=objects, pools=pools))
+    extra = {"source": inputs.source, **result.to_dict()}
+    report = pools_report(pools, findings, ignored, opts.fail_on, "gpupool.preflight.rules", extra, notes)
+    finish(opts, report)

@@ -71,8 +71,9 @@ def register(app: typer.Typer) -> None:
 
         Example: gpupool report examples/t4-driver-only.yaml examples/workloads/ --out report.html
         """
+        from gpupool.atomicfile import write_atomic
         from gpupool.cli.common import config_exclude, discover_files, moved_destination, use_config, use_skus
-        from gpupool.cli.diff import read_current, write_atomic
+        from gpupool.cli.diff import read_current
         from gpupool.findings import exit_code
         from gpupool.htmlpage.gather import gather
         from gpupool.htmlpage.model import build

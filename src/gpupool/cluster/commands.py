@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpupool.cluster.snapshot import SNAPSHOT_FILES
-from gpupool.render.shell import quote
+from gpupool.shell import quote
 
 LOG_PODS = "nvidia-device-plugin|gpu-feature-discovery|nvidia-driver|dcgm-exporter|nvidia-operator-validator"
 

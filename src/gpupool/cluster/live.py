@@ -216,10 +216,17 @@ class LiveReader:
             raise _Unreadable(INVALID, "the server did not answer JSON") from None
 
     def list(
-        self, what: str, fn: Any, *args: Any, kind: str | None = None, required: bool = False
+        self,
+        what: str,
+        fn: Any,
+        *args: Any,
+        kind: str | None = None,
+        required: bool = False,
+        absent_is_answer: bool = False,
     ) -> list[dict] | None:
         """Every item of a list call, page by page (``limit``/``continue``), managedFields dropped; None
-        when unreadable (noted, and ``kind`` marked unread); InputError when ``required`` fails."""
+        when unreadable (noted, and ``kind`` marked unread); InputError when ``required`` fails. With
+        ``absent_is_answer``, a 404 (no such API on this cluster) is noted but leaves ``kind`` read."""
         items: list[dict] = []
         token: str | None = None
         restarted = False
@@ -237,7 +244,8 @@ class LiveReader:
                     raise InputError(
                         None, None, f"cluster {safe_text(self.context)}: cannot read {what}: {u.detail}"
                     ) from None
-                self.note(f"could not read {what}: {u.detail}", u.cause, kind)
+                answered = absent_is_answer and u.cause == NOT_FOUND and not items
+                self.note(f"could not read {what}: {u.detail}", u.cause, None if answered else kind)
                 if items:
                     read = plural(len(items), "item")
                     self.note(f"{what}: only {read} read before the error above", PARTIAL, kind)
@@ -305,13 +313,15 @@ class LiveReader:
         """The GPU Operator's ClusterPolicies; None when the CRD is not installed (a 404: no GPU Operator,
         which is an answer, not a gap) or the read failed (then marked unread)."""
         what = "clusterpolicies.nvidia.com"
-        before = len(self.notes)
-        items = self.list(
-            what, self.custom.list_cluster_custom_object, "nvidia.com", "v1", "clusterpolicies", kind=what
+        return self.list(
+            what,
+            self.custom.list_cluster_custom_object,
+            "nvidia.com",
+            "v1",
+            "clusterpolicies",
+            kind=what,
+            absent_is_answer=True,  # no such API here: the GPU Operator is not installed
         )
-        if items is None and len(self.notes) > before and self.causes.get(self.notes[-1]) == NOT_FOUND:
-            self.unread.pop(what, None)  # no such API here: the GPU Operator is not installed
-        return items
 
     def _configmaps(self, pods: list[dict], daemonsets: list[dict]) -> list[dict] | None:
         out: list[dict] = []

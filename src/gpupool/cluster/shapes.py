@@ -19,7 +19,20 @@ DICT = (dict,)
 LIST = (list,)
 
 # path (dot-separated, "*" = every list item or map value) -> allowed types; None is always allowed
+# What makes an item of a list unlike any API object: the fields every reader relies on.
+_OBJECT = {
+    "metadata": DICT,
+    "spec": DICT,
+    "status": DICT,
+    "metadata.name": STR,
+    "metadata.namespace": STR,
+    "metadata.labels": DICT,
+    "metadata.labels.*": STR,
+    "metadata.annotations": DICT,
+    "metadata.annotations.*": STR,
+}
 _COMMON = {
+    **_OBJECT,
     "metadata.ownerReferences": LIST,
     "metadata.ownerReferences.*": DICT,
     "metadata.ownerReferences.*.kind": STR,
@@ -118,6 +131,7 @@ SHAPES: dict[str, dict[str, tuple]] = {
         "status.desiredNumberScheduled": INT,
     },
     "Event": {
+        **_OBJECT,
         "involvedObject": DICT,
         "involvedObject.kind": STR,
         "involvedObject.name": STR,
@@ -130,8 +144,8 @@ SHAPES: dict[str, dict[str, tuple]] = {
         "note": STR,
         "reason": STR,
     },
-    "ConfigMap": {"data": DICT, "data.*": STR},
-    "ClusterPolicy": {},
+    "ConfigMap": {**_OBJECT, "data": DICT, "data.*": STR},
+    "ClusterPolicy": dict(_OBJECT),
     "NodePool": {
         "name": STR,
         "count": INT,

@@ -174,7 +174,7 @@ def list_items(doc: Any, shown: str, kind: str, command: str) -> list[dict]:
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             raise InputError(shown, None, f"item {i} of the {kind}List is not an object", hint)
-        bad = _shape_problem(item) or shapes.problem(kind, item)
+        bad = shapes.problem(kind, item)
         if bad:
             raise InputError(shown, None, f"item {i} of the {kind}List: {bad}", hint)
         ik = item.get("kind")
@@ -183,22 +183,6 @@ def list_items(doc: Any, shown: str, kind: str, command: str) -> list[dict]:
                 shown, None, f"item {i} is a {safe_text(ik)}, expected {kind} (is this the right file?)", hint
             )
     return items
-
-
-def _shape_problem(item: dict) -> str | None:
-    """What makes an item unlike any API object: the fields every reader relies on, with the wrong type."""
-    for key in ("metadata", "spec", "status"):
-        if key in item and item[key] is not None and not isinstance(item[key], dict):
-            return f"{key} is not an object"
-    meta = item.get("metadata") or {}
-    for key in ("name", "namespace"):
-        if key in meta and not isinstance(meta[key], str):
-            return f"metadata.{key} is not a string"
-    for key in ("labels", "annotations"):
-        v = meta.get(key)
-        if v is not None and (not isinstance(v, dict) or not all(isinstance(x, str) for x in v.values())):
-            return f"metadata.{key} is not a map of strings"
-    return None
 
 
 def _nodepools(doc: Any, shown: str, command: str) -> list[dict]:

@@ -2,7 +2,7 @@
 pool, the exact commands, and a migration runbook for the latter.
 
 - :func:`diff`                    CURRENT (spec or ``az aks nodepool show`` JSON) vs DESIRED -> DiffResult
-- :mod:`gpupool.diff.table`       the field classification table (``data/mutability.yaml``, with sources)
+- :mod:`gpupool.catalog.mutability` the field classification table (``catalog/data/mutability.yaml``)
 - :mod:`gpupool.diff.engine`      per-field comparison, Change / DiffResult, the exact update commands
 - :mod:`gpupool.diff.workloads`   which workloads rely on the pool and whether they would follow
 - :mod:`gpupool.diff.runbook`     the migration plan and its bash script (dry-run unless --execute)

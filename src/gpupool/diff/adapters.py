@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gpupool.render import manifests, shell
+from gpupool import shell
+from gpupool.render import manifests
 from gpupool.render.az import nodepool_add_argv as _nodepool_add_argv
 from gpupool.spec.model import PoolSpec
 

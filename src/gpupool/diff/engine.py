@@ -1,7 +1,7 @@
 """Field-by-field diff of a node pool: what changes, and whether each change is an in-place ``update`` or
 needs a new pool (``recreate``).
 
-The classification comes from ``diff/data/mutability.yaml`` (every row with its reason, source and
+The classification comes from ``catalog/data/mutability.yaml`` (every row with its reason, source and
 asOf); this module only decides which row applies to a change and builds the exact command. Warnings
 about the changes (taints added in place, workloads that would not follow, ...) are rules GP4xx in
 :mod:`gpupool.diff.rules`. Nothing here prints.
@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpupool import catalog
+from gpupool.catalog import mutability as table
+from gpupool.catalog.mutability import RECREATE, UPDATE, FieldRule
 from gpupool.design.node import plugin_mig_strategy
-from gpupool.diff import table
 from gpupool.diff.adapters import command_line
-from gpupool.diff.table import RECREATE, UPDATE, FieldRule
 from gpupool.findings import Finding, sort_key
 from gpupool.rules import family
 from gpupool.spec.azjson import AzPool

@@ -7,7 +7,7 @@ evicted pods cannot make it grow) and cordon its nodes; (5) drain them with the 
 PodDisruptionBudgets are respected, within a timeout (never ``--disable-eviction``); (6) verify the
 workloads' pods run on the new pool; (7) scale the old pool to zero and delete it. When it stops half-way,
 the script prints the commands that put the old pool back (it never undoes anything by itself). Every value
-in the script is single-quoted (``gpupool.render.shell.quote``).
+in the script is single-quoted (``gpupool.shell.quote``).
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import re
 from dataclasses import dataclass, replace
 
 from gpupool import __version__
+from gpupool.catalog.mutability import pool_name_rule
 from gpupool.design.node import advertised
 from gpupool.diff import adapters
 from gpupool.diff.engine import Change, Target
 from gpupool.diff.spelling import spec_text
-from gpupool.diff.table import pool_name_rule
 from gpupool.diff.workloads import POOL_NAME_LABELS, Follow, selector_of
 from gpupool.errors import InputError
 from gpupool.k8s.workloads import is_builtin_workload

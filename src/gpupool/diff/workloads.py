@@ -64,7 +64,7 @@ class Follow:
             return w.ref
         meta = w.obj.get("metadata") if isinstance(w.obj.get("metadata"), dict) else {}
         name = meta.get("name") or w.name  # the object's name (w.name carries the role for pod names)
-        return f"{w.kind} {w.namespace}/{safe_text(name, 120)} ({safe_text(w.role, 60)})"
+        return w.with_role(f"{w.kind} {w.namespace}/{safe_text(name, 120)}")
 
     @property
     def follows(self) -> bool:

@@ -14,9 +14,9 @@ from gpupool.doctor import facts, parse, placement
 from gpupool.doctor.view import NodeView, View, event_message, event_time, gpu_requests
 from gpupool.findings import Finding, Severity
 from gpupool.k8s import affinity
+from gpupool.k8s import facts as sim_facts
 from gpupool.k8s import gpustack as comp
 from gpupool.k8s.taints import format_toleration, untolerated
-from gpupool.simulate import facts as sim_facts
 from gpupool.simulate.cost import PriceTable
 from gpupool.spec.model import Taint
 

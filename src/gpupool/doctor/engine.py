@@ -12,7 +12,7 @@ from gpupool.doctor import placement
 from gpupool.doctor import view as view_mod
 from gpupool.doctor.context import STAGES, Context
 from gpupool.findings import Finding, Severity
-from gpupool.simulate import facts as sim_facts
+from gpupool.k8s import facts as sim_facts
 from gpupool.simulate.cost import PriceTable, bundled
 
 

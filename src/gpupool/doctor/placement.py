@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from gpupool.design.nodeshape import NodeShape
 from gpupool.doctor.view import View
+from gpupool.k8s import facts as sim_facts
 from gpupool.k8s import nodes as k8s_nodes
-from gpupool.simulate import facts as sim_facts
 from gpupool.simulate.cluster import Cluster
-from gpupool.simulate.nodes import NodeShape
 from gpupool.simulate.pods import Pod, Registry, ShapeBook, effective_requests, to_ints
 from gpupool.spec.model import PoolSpec
 

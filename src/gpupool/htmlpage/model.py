@@ -10,8 +10,9 @@ from collections import Counter, defaultdict
 from datetime import UTC, datetime
 from typing import Any
 
+from gpupool import docblocks
 from gpupool.findings import Finding, Severity, sort_key
-from gpupool.htmlpage import chain, facts, ruledoc
+from gpupool.htmlpage import chain, facts
 from gpupool.htmlpage.changes import diff_views
 from gpupool.htmlpage.costs import capacity, cost_bars, money
 from gpupool.htmlpage.gather import Results
@@ -335,7 +336,7 @@ class _Builder:
 
 
 def _rule_docs(ids: set[str]) -> list[dict[str, Any]]:
-    from gpupool.cli.explain import render_doc
+    from gpupool.ruledocs import render_doc
     from gpupool.rules import lookup
 
     out = []
@@ -346,8 +347,8 @@ def _rule_docs(ids: set[str]) -> list[dict[str, Any]]:
         text = render_doc(info)
         title, _, body = text.partition("\n")
         out.append({"id": info.id, "name": info.name, "severity": info.severity.value, "title": title,
-                    "title_parts": ruledoc.parts(title),
-                    "body": body.strip("\n"), "blocks": ruledoc.blocks(body)})
+                    "title_parts": docblocks.parts(title),
+                    "body": body.strip("\n"), "blocks": docblocks.blocks(body)})
     return out
 
 

@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from gpupool.errors import safe_text
+
 TEMPLATE = ("spec", "template")
 POD_TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
     # kind -> path to the pod *template* object (metadata + spec); Pod is its own template.
@@ -67,6 +69,11 @@ class Workload:
     @property
     def ref(self) -> str:
         return f"{self.kind} {self.namespace}/{self.name}"
+
+    def with_role(self, ref: str) -> str:
+        """``ref`` with the pod template's role for objects that have several (``Kind ns/name (Worker)``):
+        the one place lint's findings and diff's workloads name a role."""
+        return f"{ref} ({safe_text(self.role, 60)})" if self.role else ref
 
     def source_path(self, rel: tuple) -> tuple:
         """Where a path relative to the object really is (differs only for assembled pod specs)."""

@@ -35,6 +35,10 @@ Modules:
 - :mod:`~gpupool.lint.gpu`     GPU rules' context: pools, placement, effective requests (from
   :mod:`gpupool.k8s`)
 - :mod:`~gpupool.lint.config`  ``.gpupool.yaml`` (levels, ignores) and ``gpupool.io/ignore`` annotations
+- :mod:`~gpupool.lint.model`   options and results (plain data)
+- :mod:`~gpupool.lint.scan`    read before linting: the pools among the inputs (vetted by design's check), the
+  runtimes
+- :mod:`~gpupool.lint.linter`  the steps: a file, a document, an object (schema, API server, GPU rules)
 - :mod:`~gpupool.lint.engine`  the pass over everything, in worker processes for large inputs
 - :mod:`~gpupool.lint.rules`   one module per rule: GP200-GP212 (reading and schema), GP301-GP311 (GPU)
 """

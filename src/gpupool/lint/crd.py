@@ -27,7 +27,7 @@ import jsonschema_rs
 
 from gpupool import yamlio
 from gpupool.errors import InputError
-from gpupool.lint.reader import discover
+from gpupool.lint.reader import discover_inputs
 from gpupool.lint.schema import Found
 
 _SKIP = {
@@ -138,7 +138,7 @@ class CrdSet:
 def load_crds(paths: list[str] | tuple[str, ...], strict: bool) -> CrdSet:
     """Every CustomResourceDefinition in the files and directories given (other documents are ignored)."""
     out = CrdSet()
-    for path in discover(list(paths)):
+    for path in discover_inputs(list(paths), charts=False).files:  # a chart directory is walked as any
         if path == "-":
             raise InputError("-", None, "--crd does not read standard input")
         for doc in yamlio.load_file(path):

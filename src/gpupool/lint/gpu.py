@@ -43,7 +43,7 @@ from gpupool.lint.schema import format_path, safe
 from gpupool.spec.model import PoolSpec, Taint
 
 if TYPE_CHECKING:
-    from gpupool.simulate.facts import Messages
+    from gpupool.k8s.facts import Messages
 
 __all__ = ["PoolFit", "PoolIndex", "PoolView", "WorkloadContext", "check_workload", "object_ref", "placement"]
 
@@ -106,9 +106,9 @@ class PoolView:
     @cached_property
     def allocatable(self) -> dict[str, int] | None:
         """cpu (millicores), memory and pods a node offers after AKS reservations: simulate's computation
-        (``simulate.nodes.node_shape``), for the pool's Kubernetes version or AKS's default."""
-        from gpupool.simulate import facts
-        from gpupool.simulate.nodes import node_shape
+        (``design.nodeshape.node_shape``), for the pool's Kubernetes version or AKS's default."""
+        from gpupool.design.nodeshape import node_shape
+        from gpupool.k8s import facts
 
         try:
             version = (
@@ -165,7 +165,7 @@ class PoolIndex:
     def scheduler(self) -> Messages:
         """kube-scheduler's words for this run's version (simulate's message facts, chosen as simulate does:
         the given version, else the newest a pool states, else AKS's default)."""
-        from gpupool.simulate import facts
+        from gpupool.k8s import facts
 
         try:
             stated = (p.kubernetes_version for p in self.pools)
@@ -512,9 +512,7 @@ def check_workload(
     """Run every workload rule on one workload against ``pools``; findings carry file:line when ``root`` (the
     YAML document, with ``base`` the object's path in it) or the workload object itself has positions."""
     index = _NO_POOLS if workload.placement == "operator" else as_index(pools)
-    ref = ref or object_ref(workload.obj)
-    if workload.role:
-        ref = f"{ref} ({safe(workload.role, 60)})"
+    ref = workload.with_role(ref or object_ref(workload.obj))
     key = _shape_key(workload)
     recipes = index._verdicts.get(key) if key is not None else None
     if recipes is not None:  # the same pod shape was checked before: its findings, at this object's places

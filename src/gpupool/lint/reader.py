@@ -114,12 +114,6 @@ def discover_inputs(
     return found
 
 
-def discover(paths: list[str] | tuple[str, ...], exclude: tuple[str, ...] = ()) -> list[str]:
-    """Files in a stable order, each once (:func:`discover_inputs` without the Helm chart rule: a directory
-    with a ``Chart.yaml`` is walked like any other)."""
-    return discover_inputs(paths, exclude, charts=False).files
-
-
 @dataclass
 class Source:
     """One input: its display path and its documents (or why it could not be read)."""

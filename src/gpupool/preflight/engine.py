@@ -106,7 +106,11 @@ def _region(pool: PoolSpec, cluster: Cluster | None, inputs: Inputs) -> str | No
 
 def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
     q = facts()["quota"]
-    base = []
+    needs: dict[str, QuotaNeed] = {}  # every context shares it; filled once all pools are known
+    by_cluster: dict[str, list[str]] = {}
+    for p in pools:
+        by_cluster.setdefault(p.cluster_name.lower(), []).append(p.name)
+    out: list[PoolContext] = []
     for p in pools:
         cluster = inputs.cluster(p.cluster_name)
         if cluster and cluster.location and p.location and norm(cluster.location) != norm(p.location):
@@ -136,8 +140,23 @@ def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
         vcpus = sku.vcpus if sku and sku.vcpus else (size.vcpu if size else None)
         family_name = (sku.family if sku else None) or (size.quota_family if size else None)
         nodes = p.autoscaler.max_count if p.autoscaler else p.node_count
-        base.append((p, cluster, sku, size, vcpus, family_name, nodes, surge_nodes(nodes) if nodes else 0))
-    needs: dict[str, QuotaNeed] = {}
+        out.append(
+            PoolContext(
+                p,
+                inputs,
+                region,
+                cluster,
+                sku,
+                size,
+                nodes,
+                surge_nodes(nodes) if nodes else 0,
+                vcpus,
+                family_name,
+                "list-skus" if sku and sku.family else ("catalog" if family_name else "none"),
+                needs,
+                tuple(by_cluster[p.cluster_name.lower()]),
+            )
+        )
 
     def add(counter: str, vcpus: int, why: str, share: dict[str, Any], pool: PoolSpec) -> None:
         k = norm(counter)
@@ -150,7 +169,8 @@ def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
             old.first if old else pool,
         )
 
-    for p, _c, _s, _z, vcpus, fam, nodes, surge in base:
+    for c in out:
+        p, vcpus, fam, nodes, surge = c.pool, c.vcpus, c.quota_family, c.nodes, c.surge
         if not vcpus or not nodes:
             continue
         total = (nodes + surge) * vcpus
@@ -162,27 +182,7 @@ def contexts(pools: list[PoolSpec], inputs: Inputs) -> list[PoolContext]:
             add(q["regional"], total, why, share, p)
             if fam:
                 add(fam, total, why, share, p)
-    by_cluster: dict[str, list[str]] = {}
-    for p in pools:
-        by_cluster.setdefault(p.cluster_name.lower(), []).append(p.name)
-    return [
-        PoolContext(
-            p,
-            inputs,
-            _region(p, c, inputs),
-            c,
-            s,
-            z,
-            nodes,
-            surge,
-            vcpus,
-            fam,
-            "list-skus" if s and s.family else ("catalog" if fam else "none"),
-            needs,
-            tuple(by_cluster[p.cluster_name.lower()]),
-        )
-        for p, c, s, z, vcpus, fam, nodes, surge in base
-    ]
+    return out
 
 
 def _skipped(inputs: Inputs, pools: list[PoolSpec]) -> list[str]:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from gpupool import catalog
+from gpupool import catalog, shell
 from gpupool.design.node import advertised, device_plugin_mode
-from gpupool.render import arm, shell
+from gpupool.render import arm
 from gpupool.render.naming import NAMESPACE, object_name, stems
 from gpupool.spec.model import PoolSpec
 

@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gpupool import catalog
+from gpupool import catalog, shell
 from gpupool.design.node import device_plugin_mode, plugin_mig_strategy
 from gpupool.k8s.taints import toleration_for
-from gpupool.render import shell
 from gpupool.render.manifests import device_plugin_config, to_yaml
 from gpupool.spec.model import PoolSpec
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gpupool import catalog
+from gpupool import catalog, shell
 from gpupool.design.node import advertised, device_plugin_mode
-from gpupool.render import shell
 from gpupool.spec.model import PoolSpec
 
 _STACK = {

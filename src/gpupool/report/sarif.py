@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         p = Path(name)
         if p.is_file() and p.stat().st_size:
             logs.append(json.loads(p.read_text(encoding="utf-8")))
-    from gpupool.cli.diff import write_atomic
+    from gpupool.atomicfile import write_atomic
 
     write_atomic(out, json.dumps(merge(logs), indent=2) + "\n")
     return 0

@@ -27,14 +27,17 @@ feasible node and takes the lowest node index among equals), PodDisruptionBudget
 selection, scale-down, node provisioning time and failures (quota, capacity), max-nodes-total,
 balance-similar-node-groups.
 
-Modules: :mod:`.inputs` (reading), :mod:`.nodes` (node shapes, AKS reservations, CA template),
-:mod:`.pods` (pod shapes), :mod:`.cluster` (filters, scores, preemption, FitError), :mod:`.autoscaler`
-(CA scale-up), :mod:`.cost` (prices), :mod:`.messages` (texts), :mod:`.engine` (the run), ``rules/`` (GP5xx).
+Modules: :mod:`.inputs` (reading), :mod:`gpupool.design.nodeshape` (node shapes, AKS reservations, CA
+template), :mod:`.pods` (pod shapes), :mod:`.cluster` (filters, scores, binding; its data in
+:mod:`.nodestate`, FitError and preemption in :mod:`.diagnosis`, spreading in :mod:`.spread`),
+:mod:`.autoscaler` (CA scale-up),
+:mod:`.cost` (prices), :mod:`.messages` (texts), :mod:`.model` (options, a run), :mod:`.runner` (the placement
+loop), :mod:`.explain` (a run's words), :mod:`.result`, :mod:`.engine` (the whole), ``rules/`` (GP5xx).
 """
 
+from gpupool.k8s.facts import Reservations, default_reservations, load_reservations
 from gpupool.simulate.cost import PriceTable, bundled, fetch_prices, load_prices
 from gpupool.simulate.engine import Options, SimulationResult, simulate
-from gpupool.simulate.facts import Reservations, default_reservations, load_reservations
 from gpupool.simulate.inputs import Inputs, load_inputs
 
 __all__ = [

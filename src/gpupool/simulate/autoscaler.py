@@ -7,7 +7,7 @@ core/scaleup/orchestrator/orchestrator.go, estimator/binpacking_estimator.go, de
 
 The template (processors/nodeinfosprovider/mixed_nodeinfos_processor.go): a copy of a real node of the
 pool when it has one, else — scale from zero — the cloud provider's template, which on AKS is built from the
-VM size alone (:func:`gpupool.simulate.nodes.aks_template`): it knows the SKU's ``nvidia.com/gpu`` count but
+VM size alone (:func:`gpupool.design.nodeshape.aks_template`): it knows the SKU's ``nvidia.com/gpu`` count but
 nothing of MIG or time-slicing, and its allocatable is its capacity. ``mode="exact"`` uses the real node
 shape even at zero, to show what would happen if CA knew the truth.
 """
@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from gpupool.design.nodeshape import NodeShape
 from gpupool.k8s import affinity
-from gpupool.simulate.cluster import Cluster, PoolState, State
-from gpupool.simulate.facts import Messages, Scoring
-from gpupool.simulate.nodes import NodeShape
+from gpupool.k8s.facts import Messages, Scoring
+from gpupool.simulate.cluster import Cluster
+from gpupool.simulate.nodestate import PoolState, State
 from gpupool.simulate.pods import Pod, Registry, Shape
 from gpupool.spec.model import PoolSpec
 

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gpupool.design.nodeshape import group_id
 from gpupool.findings import agree, plural
-from gpupool.simulate.nodes import group_id
 from gpupool.simulate.rules._common import gpu_text
 
 if TYPE_CHECKING:
     from gpupool.simulate.autoscaler import ScaleUp
-    from gpupool.simulate.engine import Run, Simulation
+    from gpupool.simulate.model import Run
     from gpupool.simulate.pods import Pod
+    from gpupool.simulate.runner import Runner
 
 
-def blocked(sim: Simulation, run: Run) -> str:
+def blocked(sim: Runner, run: Run) -> str:
     assert run.ca_blocked is not None
     kind, idx = run.ca_blocked
     ca = sim.ca
@@ -48,7 +49,7 @@ def blocked(sim: Simulation, run: Run) -> str:
     )
 
 
-def triggered_but_pending(sim: Simulation, run: Run, pod: Pod, up: ScaleUp) -> str:
+def triggered_but_pending(sim: Runner, run: Run, pod: Pod, up: ScaleUp) -> str:
     idx = next(i for i, p in enumerate(sim.pools) if p.name == up.pool)
     real = sim.template_of(run, idx, "node")
     reasons = real.reasons(pod.shape)
@@ -66,7 +67,7 @@ def triggered_but_pending(sim: Simulation, run: Run, pod: Pod, up: ScaleUp) -> s
     )
 
 
-def counted_on_unready(sim: Simulation, run: Run, idx: int) -> str:
+def counted_on_unready(sim: Runner, run: Run, idx: int) -> str:
     pool = sim.pools[idx]
     n = sim.upcoming_unready(run, idx)
     tmpl = sim.template(run, idx, "aks")
@@ -82,7 +83,7 @@ def counted_on_unready(sim: Simulation, run: Run, idx: int) -> str:
     )
 
 
-def not_triggered(sim: Simulation, run: Run, pod: Pod, autoscaled: list[int]) -> str | None:
+def not_triggered(sim: Runner, run: Run, pod: Pod, autoscaled: list[int]) -> str | None:
     """Why a pod did not trigger a scale-up that a real node of an autoscaled pool would have taken: the
     pool's nodes are unready to the autoscaler (GP506), or its zero-node template carries a kube-proxy pod
     (GP505). None when neither is the reason."""
@@ -103,7 +104,7 @@ def not_triggered(sim: Simulation, run: Run, pod: Pod, autoscaled: list[int]) ->
     return kube_proxy(sim, run, pod, autoscaled)
 
 
-def kube_proxy(sim: Simulation, run: Run, pod: Pod, autoscaled: list[int]) -> str | None:
+def kube_proxy(sim: Runner, run: Run, pod: Pod, autoscaled: list[int]) -> str | None:
     """Why a pod did not trigger a scale-up that an empty zero-node template would have made: the kube-proxy
     pod the autoscaler puts on its template (GP505). None when that is not the reason."""
     for i in autoscaled:

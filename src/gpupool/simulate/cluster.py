@@ -17,158 +17,24 @@ functions.
 
 from __future__ import annotations
 
-import heapq
-import itertools
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from gpupool.design.nodeshape import NodeShape, node_name, per_node_labels
 from gpupool.k8s import affinity
+from gpupool.k8s.facts import Messages, Scoring
 from gpupool.k8s.taints import tolerates, untolerated
-from gpupool.simulate import messages, nodetree
-from gpupool.simulate.facts import Messages, Scoring
-from gpupool.simulate.nodes import NodeShape, node_name, per_node_labels
+from gpupool.simulate import nodetree
+from gpupool.simulate.diagnosis import FitDiagnosis
+from gpupool.simulate.nodestate import Bucket, PoolState, State, vec_add, vec_sub
 from gpupool.simulate.pods import Pod, Registry, Shape
 from gpupool.simulate.spread import HOSTNAME, MAX_SCORE, SpreadScoring
 from gpupool.spec.model import PoolSpec, Taint
 
 UNSCHEDULABLE_TAINT = Taint("node.kubernetes.io/unschedulable", "", "NoSchedule")
-_POOL_UIDS = itertools.count()
 
 
-class State:
-    """What is bound on a node: request vectors per priority (``prio``), their sum (``vec``)."""
-
-    __slots__ = ("id", "next", "nz_cpu", "nz_mem", "owners", "prio", "rid", "vec")
-
-    def __init__(
-        self,
-        sid: int,
-        vec: tuple[int, ...],
-        nz_cpu: int,
-        nz_mem: int,
-        prio: tuple[tuple[int, tuple[int, ...]], ...],
-        owners: tuple[tuple[int, int], ...] = (),
-        rid: int = 0,
-    ) -> None:
-        self.id = sid
-        self.rid = rid  # the resource part (vec, nz_cpu, nz_mem) interned: what fits and scores depend on
-        self.vec = vec
-        self.nz_cpu = nz_cpu
-        self.nz_mem = nz_mem
-        self.prio = prio
-        self.owners = owners  # (spreading selector, pods on the node that match it)
-        self.next: dict[int, State] = {}
-
-    def owned(self, owner: int) -> int:
-        for o, n in self.owners:
-            if o == owner:
-                return n
-        return 0
-
-    def lowest_priority(self) -> int | None:
-        return self.prio[0][0] if self.prio else None
-
-
-class Bucket:
-    """The nodes of a pool in one state: a set, and a heap for the lowest node index (lazy deletion)."""
-
-    __slots__ = ("heap", "members", "zones")
-
-    def __init__(self) -> None:
-        self.heap: list[int] = []
-        self.members: set[int] = set()
-        self.zones: dict[tuple, Bucket] = {}  # the same nodes by zone (the spreading keys' values)
-
-    def add(self, nid: int, zone: tuple | None = None) -> None:
-        self.members.add(nid)
-        heapq.heappush(self.heap, nid)
-        if zone is not None:
-            sub = self.zones.get(zone)
-            if sub is None:
-                sub = self.zones[zone] = Bucket()
-            sub.add(nid)
-
-    def discard(self, nid: int, zone: tuple | None = None) -> None:
-        self.members.discard(nid)
-        if zone is not None:
-            sub = self.zones[zone]
-            sub.discard(nid)
-            if not sub.members:
-                del self.zones[zone]
-
-    def top(self) -> int:
-        heap, members = self.heap, self.members
-        while heap[0] not in members:
-            heapq.heappop(heap)
-        return heap[0]
-
-    def __len__(self) -> int:
-        return len(self.members)
-
-
-class PoolState:
-    """A group of identical nodes: a pool's nodes, or (starting from a real cluster) those of a pool that are
-    alike (same allocatable, labels, taints, cordon); ``spec_idx`` is the pool they belong to."""
-
-    def __init__(
-        self,
-        idx: int,
-        spec: PoolSpec,
-        shape: NodeShape,
-        alloc: tuple[int, ...],
-        cordoned: bool,
-        spec_idx: int | None = None,
-    ) -> None:
-        self.idx = idx
-        self.spec_idx = idx if spec_idx is None else spec_idx
-        self.ca_unready = False  # the autoscaler on AKS counts these nodes as unready (set by the engine)
-        self.uid = next(_POOL_UIDS)  # shape caches key on it: unique across clusters and templates
-        self.spec = spec
-        self.shape = shape
-        self.name = spec.name
-        self.alloc = alloc
-        self.labels = shape.labels
-        self.taints = shape.taints
-        self.cordoned = cordoned
-        self.nodes: list[int] = []
-        self.created = 0  # node names keep counting up
-        self.buckets: dict[State, Bucket] = {}
-        self.version = 0
-        self.fit_cache: dict[tuple[int, int], tuple[str, ...]] = {}
-        self.score_cache: dict[tuple[int, int], int] = {}
-        self.best_cache: dict[int, tuple[int, int, list[State]]] = {}
-        self.spread_cache: dict[int, tuple[int, list]] = {}
-        self.static_cache: dict[str, str | None] = {}  # static key of a shape -> static()'s answer
-
-
-@dataclass
-class Group:
-    """Nodes that one filter pass treats alike: how many, why they fail (empty: they fit)."""
-
-    count: int
-    reasons: tuple[str, ...]
-    unresolvable: bool
-    pool: PoolState | None = None
-    state: State | None = None
-    nodes: set[int] | list[int] | None = None
-
-
-@dataclass
-class Diagnosis:
-    message: str
-    preempt_nodes: list[int]
-
-
-def _vec_add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
-
-
-def _vec_sub(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(x - y for x, y in zip(a, b, strict=True))
-
-
-class Cluster(SpreadScoring):
+class Cluster(SpreadScoring, FitDiagnosis):
     def __init__(
         self,
         registry: Registry,
@@ -226,7 +92,7 @@ class Cluster(SpreadScoring):
         if s is None:
             vec = tuple([0] * self.width)
             for _, v in prio:
-                vec = _vec_add(vec, v)
+                vec = vec_add(vec, v)
             rkey = (vec, nz_cpu, nz_mem)
             rid = self._rids.get(rkey)
             if rid is None:
@@ -255,7 +121,7 @@ class Cluster(SpreadScoring):
             p, items, done = shape.priority, [], False
             for q, v in state.prio:
                 if q == p:
-                    items.append((q, _vec_add(v, shape.req)))
+                    items.append((q, vec_add(v, shape.req)))
                     done = True
                 else:
                     items.append((q, v))
@@ -275,7 +141,7 @@ class Cluster(SpreadScoring):
         items = []
         for q, v in state.prio:
             if q == shape.priority:
-                v = _vec_sub(v, shape.req)
+                v = vec_sub(v, shape.req)
                 if not any(v):
                     continue
             items.append((q, v))
@@ -663,126 +529,6 @@ class Cluster(SpreadScoring):
 
     # ---- diagnosis ----------------------------------------------------------------------------------
 
-    def groups(self, pod: Pod) -> tuple[list[Group], str | None]:
-        """Every node with its filter outcome, grouped; and a PreFilter failure message, if any."""
-        shape = pod.shape
-        out: list[Group] = []
-        if shape.prefilter is not None and not shape.prefilter and pod.pin is None:
-            return [
-                Group(len(self.node_pool), (self.msgs.affinity_conflict,), True)
-            ], self.msgs.affinity_conflict
-        cands = self.candidates(pod)
-        if cands is None and not shape.varying:
-            for pool in self.pools:
-                if not pool.nodes:
-                    continue
-                reason = self.static(shape, pool)
-                if reason is not None:
-                    out.append(Group(len(pool.nodes), (reason,), True, pool))
-                    continue
-                for state, bucket in pool.buckets.items():
-                    out.append(
-                        Group(len(bucket), self.fit(pool, state, shape), False, pool, state, bucket.members)
-                    )
-            return out, None
-        nodes = cands if cands is not None else range(len(self.node_pool))
-        seen = 0
-        for nid in nodes:
-            seen += 1
-            pool = self.pools[self.node_pool[nid]]
-            reason = self.static_node(shape, nid)
-            if reason is not None:
-                out.append(Group(1, (reason,), True, pool, None, [nid]))
-                continue
-            state = self.node_state[nid]
-            out.append(Group(1, self.fit(pool, state, shape), False, pool, state, [nid]))
-        absent = len(self.node_pool) - seen
-        if absent:
-            out.append(Group(absent, (self.msgs.absent_nodes,), True))
-        return out, None
-
-    def diagnose(self, pod: Pod) -> Diagnosis:
-        """kube-scheduler's message for a pod no node takes, and nodes where preemption would make room."""
-        if not self.node_pool:
-            return Diagnosis(self.msgs.no_nodes, [])
-        groups, pre = self.groups(pod)
-        reasons: Counter[str] = Counter()
-        if pre is None:
-            for g in groups:
-                for r in g.reasons:
-                    reasons[r] += g.count
-        post, cands = self._preemption(pod, groups)
-        return Diagnosis(messages.fit_error(self.msgs, len(self.node_pool), reasons, post, pre), cands)
-
-    def _preemption(self, pod: Pod, groups: list[Group]) -> tuple[str | None, list[int]]:
-        shape = pod.shape
-        if shape.preempt_never:
-            return messages.preemption_never(self.msgs), []
-        p = shape.priority
-        hist: Counter[str] = Counter()
-        cands: list[int] = []
-        for g in groups:
-            if g.unresolvable or g.state is None or g.pool is None:
-                hist[self.msgs.not_helpful] += g.count
-                continue
-            if not g.reasons:  # fits (can happen only when asked about a pod that was not tried)
-                continue
-            if self.msgs.fit_unresolvable and any(
-                r > a for r, a in zip(shape.req, g.pool.alloc, strict=True)
-            ):
-                hist[self.msgs.not_helpful] += g.count  # allocatable can never hold it (1.34+)
-                continue
-            state = g.state
-            if not any(q < p for q, _ in state.prio):
-                hist[self.msgs.no_victims] += g.count
-                continue
-            remaining = tuple([0] * self.width)
-            for q, v in state.prio:
-                if q >= p:
-                    remaining = _vec_add(remaining, v)
-            again = self.fit_vec(g.pool.alloc, remaining, shape.req)
-            if again:
-                for r in again:
-                    hist[r] += g.count
-            else:
-                cands.extend(g.nodes or ())
-        if cands:
-            return None, sorted(cands)
-        return messages.preemption(self.msgs, len(self.node_pool), hist), []
-
-    def preempt(self, pod: Pod, cands: list[int]) -> tuple[int, list[Pod]]:
-        """Pick the node and victims as DefaultPreemption does (minus PDBs and start times), evict, bind."""
-        shape = pod.shape
-        best_key, best = None, None
-        for nid in cands:
-            pool = self.pools[self.node_pool[nid]]
-            keep = [q for q in self.node_pods[nid] if q.priority >= shape.priority]
-            lower = sorted(
-                (q for q in self.node_pods[nid] if q.priority < shape.priority),
-                key=lambda q: (-q.priority, q.seq),
-            )
-            used = tuple([0] * self.width)
-            for q in keep:
-                used = _vec_add(used, q.shape.req)
-            victims = []
-            for q in lower:  # reprieve the most important first
-                trial = _vec_add(used, q.shape.req)
-                if not self.fit_vec(pool.alloc, trial, shape.req):
-                    used = trial
-                else:
-                    victims.append(q)
-            if not victims:
-                continue
-            key = (max(v.priority for v in victims), sum(v.priority for v in victims), len(victims), nid)
-            if best_key is None or key < best_key:
-                best_key, best = key, (nid, victims)
-        assert best is not None
-        nid, victims = best
-        for v in victims:
-            self.unbind(v)
-        self.bind(pod, nid)
-        return nid, victims
-
     # ---- summaries ----------------------------------------------------------------------------------
 
     def pool_states(self, pool: PoolState) -> list[tuple[State, int]]:
@@ -793,5 +539,5 @@ class Cluster(SpreadScoring):
         total = tuple([0] * self.width)
         for state, bucket in pool.buckets.items():
             if state.prio:
-                total = _vec_add(total, tuple(x * len(bucket) for x in state.vec))
+                total = vec_add(total, tuple(x * len(bucket) for x in state.vec))
         return total

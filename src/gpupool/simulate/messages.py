@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from gpupool.simulate.facts import Messages
+from gpupool.k8s.facts import Messages
 
 
 def histogram(counts: Counter[str] | dict[str, int]) -> list[str]:

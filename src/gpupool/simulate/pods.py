@@ -177,7 +177,7 @@ def effective_requests(pod_spec: dict) -> tuple[dict[str, int], int, int]:
 
 
 def _effective_requests(pod_spec: dict) -> tuple[dict[str, int], int, int]:
-    from gpupool.simulate.facts import scoring
+    from gpupool.k8s.facts import scoring
 
     sc = scoring()
     reqs = to_ints(pod_requests(pod_spec))

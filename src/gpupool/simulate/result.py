@@ -9,14 +9,15 @@ from typing import TYPE_CHECKING, Any
 
 from gpupool.design.node import is_gpu_resource
 from gpupool.findings import Finding, sort_key
-from gpupool.simulate import facts
+from gpupool.k8s import facts
 from gpupool.simulate.autoscaler import ScaleUp
 from gpupool.simulate.cost import Price, PriceTable
 from gpupool.simulate.fixes import LintFixes
 from gpupool.simulate.pods import Pod
 
 if TYPE_CHECKING:
-    from gpupool.simulate.engine import Run, Simulation
+    from gpupool.simulate.model import Run
+    from gpupool.simulate.runner import Runner
 
 
 @dataclass
@@ -113,7 +114,7 @@ class SimulationResult:
     findings: list[Finding]
     notes: list[str]
     ignored: dict[str, int]
-    simulation: Simulation | None = None
+    simulation: Runner | None = None
     placements: list[Placement] = field(default_factory=list)
     start: dict[str, Any] | None = None  # the real cluster started from: source, nodes, pods, what they use
     # Choices the real scheduler makes at random (equal best scores): "node" among identical nodes, "state"
@@ -159,7 +160,7 @@ def _resource_text(name: str, amount: int) -> float | int:
     return amount / 1000 if name == "cpu" else amount
 
 
-def start_summary(sim: Simulation, run: Run) -> dict[str, Any] | None:
+def start_summary(sim: Runner, run: Run) -> dict[str, Any] | None:
     """What the real cluster's running pods already use (requests summed), when starting from one."""
     if sim.start is None:
         return None
@@ -179,7 +180,7 @@ def start_summary(sim: Simulation, run: Run) -> dict[str, Any] | None:
     }
 
 def build(
-    sim: Simulation, run: Run, prices: PriceTable, findings: list[Finding], notes: list[str]
+    sim: Runner, run: Run, prices: PriceTable, findings: list[Finding], notes: list[str]
 ) -> SimulationResult:
     cluster = run.cluster
     pools: list[PoolResult] = []

@@ -16,6 +16,7 @@ counted per selector, zone and node group as they bind.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -23,6 +24,20 @@ if TYPE_CHECKING:
 
 HOSTNAME = "kubernetes.io/hostname"
 MAX_SCORE = 100
+
+
+def raw_score(terms: Iterable[tuple[int, float, int]]) -> int:
+    """PodTopologySpread's raw score of a node: over its constraints, count x weight + (maxSkew - 1), summed
+    and rounded as Go's math.Round rounds a positive number (podtopologyspread/scoring.go)."""
+    score = 0.0
+    for count, weight, skew in terms:
+        score += count * weight + (skew - 1)
+    return math.floor(score + 0.5)
+
+
+def normalised(raw: int, lo: int, hi: int) -> int:
+    """A raw score on the 0..MAX_SCORE scale, lowest raw best (NormalizeScore over the feasible nodes)."""
+    return MAX_SCORE if hi == 0 else MAX_SCORE * (hi + lo - raw) // hi
 
 
 class SpreadScoring:
@@ -66,14 +81,13 @@ class SpreadScoring:
                 values = {lab[key] for lab in labels if key in lab}
                 weights[key] = math.log(len(values) + 2)
         for cnt, lab in zip(host_counts, labels, strict=True):
-            score = 0.0
-            for key, skew in self.spread_constraints:
-                if key == HOSTNAME:
-                    if key in lab:
-                        score += cnt * weights[key] + (skew - 1)
-                elif key in lab:
-                    score += zone_counts.get((key, lab[key]), 0) * weights[key] + (skew - 1)
-            out.append(math.floor(score + 0.5))  # Go's math.Round for positive numbers
+            out.append(
+                raw_score(
+                    (cnt if key == HOSTNAME else zone_counts.get((key, lab[key]), 0), weights[key], skew)
+                    for key, skew in self.spread_constraints
+                    if key in lab
+                )
+            )
         return out
 
     def _zone_keys(self, labels: list[dict]) -> set[tuple[str, str]]:
@@ -84,9 +98,7 @@ class SpreadScoring:
     @staticmethod
     def _spread_normalised(raws: list[int]) -> list[int]:
         lo, hi = min(raws), max(raws)
-        if hi == 0:
-            return [MAX_SCORE] * len(raws)
-        return [MAX_SCORE * (hi + lo - r) // hi for r in raws]
+        return [normalised(r, lo, hi) for r in raws]
 
     def _zone_counts(self, shape: Shape, keys_values: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
         """The pods matching the shape's selector per zone value, on nodes that match the pod's required node
@@ -155,7 +167,7 @@ class SpreadScoring:
             return None
         if feasible == 1:
             return found[0][1][0][0].top()
-        # raw score = round(sum over the constraints of count x ln(size + 2) + maxSkew - 1)
+        # raw_score per row: the weight of a constraint is ln(its feasible size + 2)
         host = [skew for key, skew in self.spread_constraints if key == HOSTNAME]
         others = [skew for key, skew in self.spread_constraints if key != HOSTNAME]
         zoned = list(enumerate(others))  # (index into the zone tuple, maxSkew)
@@ -170,14 +182,14 @@ class SpreadScoring:
         for _, rows in found:
             line = []
             for _, zone, _, cnt in rows:
-                score = sum(cnt * w_host + skew - 1 for skew in host)
+                terms = [(cnt, w_host, skew) for skew in host]
                 for (i, skew), w in zip(zoned, w_zone, strict=True):
                     if zone[i] is not None:
                         zc = zone_counts.get((i, zone[i]))
                         if zc is None:
                             zc = zone_counts[(i, zone[i])] = self._zone_count(shape, i, zone[i])
-                        score += zc * w + skew - 1
-                r = math.floor(score + 0.5)  # Go's math.Round for positive numbers
+                        terms.append((zc, w, skew))
+                r = raw_score(terms)
                 line.append(r)
                 lo = r if lo is None or r < lo else lo
                 hi = r if hi is None or r > hi else hi
@@ -190,7 +202,7 @@ class SpreadScoring:
         best_rows: list = []
         for (_, rows), line, add in zip(found, raws, extra, strict=True):
             for row, r in zip(rows, line, strict=True):
-                sp = MAX_SCORE if hi == 0 else MAX_SCORE * (hi + lo - r) // hi
+                sp = normalised(r, lo, hi)
                 total = row[2] + w * sp + add
                 if total < best_total:
                     continue

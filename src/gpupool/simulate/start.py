@@ -222,8 +222,8 @@ def resolve_pools(spec_pools: list[PoolSpec], start: StartState) -> list[PoolSpe
 
 
 def shape_of(node: ExistingNode, pool: PoolSpec) -> Any:
-    """A real node as a :class:`~gpupool.simulate.nodes.NodeShape` (per-node labels left out)."""
-    from gpupool.simulate.nodes import NodeShape
+    """A real node as a :class:`~gpupool.design.nodeshape.NodeShape` (per-node labels left out)."""
+    from gpupool.design.nodeshape import NodeShape
     from gpupool.simulate.pods import VARYING_KEYS
 
     labels = {k: v for k, v in node.labels.items() if k not in VARYING_KEYS}

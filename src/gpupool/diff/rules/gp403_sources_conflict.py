@@ -1,7 +1,7 @@
 """GP403 sources-conflict: the change's classification rests on sources that disagree.
 
 What it checks: a changed field whose update/recreate classification is marked [CONFLICT] in gpupool's
-field table (`diff/data/mutability.yaml`): `gpu.driver` (Azure CLI 2.91.0 has `--gpu-driver` on
+field table (`catalog/data/mutability.yaml`): `gpu.driver` (Azure CLI 2.91.0 has `--gpu-driver` on
 `az aks nodepool update`; the AKS docs say the setting is fixed) and `gpu.managed` (AgentBaker calls the
 legacy managed-GPU tag mutable; the docs say fixed).
 

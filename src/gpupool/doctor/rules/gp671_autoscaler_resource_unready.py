@@ -43,8 +43,8 @@ from gpupool.design.node import GPU_RESOURCE
 from gpupool.doctor.context import Context, finding, group_by_pool, node_list
 from gpupool.doctor.placement import kubernetes_version
 from gpupool.findings import Finding, Severity, agree, plural
+from gpupool.k8s import facts as sim_facts
 from gpupool.k8s import nodes as kn
-from gpupool.simulate import facts as sim_facts
 
 ID = "GP671"
 NAME = "autoscaler-resource-unready"

@@ -27,7 +27,7 @@ Why
 
 Source
   k8s.io/api core/v1 `Toleration.ToleratesTaint`; scheduler wording by version:
-  `simulate/data/scheduler.yaml` (kubernetes/kubernetes#109119, #134740, checked 2026-08-21); AKS Spot
+  `k8s/data/scheduler.yaml` (kubernetes/kubernetes#109119, #134740, checked 2026-08-21); AKS Spot
   taint: MicrosoftDocs/azure-aks-docs `spot-node-pool.md`; the AKS GPU docs' example
   uses `sku=gpu:NoSchedule` (MicrosoftDocs/azure-aks-docs `use-nvidia-gpu.md`).
 

@@ -10,7 +10,7 @@ What it checks
   never judged against it). Allocatable is
   the VM size's vCPUs and memory less the AKS reservations (kube-reserved CPU by core count, kube-reserved
   memory and the eviction threshold by Kubernetes version), computed by the same code as `gpupool
-  simulate` (`simulate.nodes.node_shape`). Ephemeral storage is not judged (the OS disk size is not in
+  simulate` (`design.nodeshape.node_shape`). Ephemeral storage is not judged (the OS disk size is not in
   the pool spec).
 
 Why
@@ -20,7 +20,7 @@ Why
 
 Source
   AKS reservations: MicrosoftDocs/azure-aks-docs `node-resource-reservations.md` (ms.date 2026-06-11),
-  data in `simulate/data/aks.yaml`; kube-scheduler NodeResourcesFit.
+  data in `k8s/data/aks.yaml`; kube-scheduler NodeResourcesFit.
 
 Fix
   Request less, or use a larger VM size.

@@ -7,14 +7,15 @@ from typing import TYPE_CHECKING
 from gpupool.design.node import is_gpu_resource
 
 if TYPE_CHECKING:
+    from gpupool.design.nodeshape import NodeShape
     from gpupool.simulate.cost import Price
-    from gpupool.simulate.engine import Run, Simulation, WorkloadInfo
-    from gpupool.simulate.nodes import NodeShape
+    from gpupool.simulate.model import Run, WorkloadInfo
     from gpupool.simulate.pods import Pod, Shape
+    from gpupool.simulate.runner import Runner
     from gpupool.spec.model import PoolSpec
 
 
-def pending_groups(sim: Simulation, run: Run) -> list[tuple[WorkloadInfo, Shape, list[Pod]]]:
+def pending_groups(sim: Runner, run: Run) -> list[tuple[WorkloadInfo, Shape, list[Pod]]]:
     """Pending pods that reached the scheduler (no DaemonSet pods), grouped by workload and shape."""
     groups: dict[tuple[int, int], list[Pod]] = {}
     for p in run.pending:

@@ -88,6 +88,6 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 
 
 def run_group(pool) -> str:  # type: ignore[no-untyped-def]
-    from gpupool.simulate.nodes import group_id
+    from gpupool.design.nodeshape import group_id
 
     return group_id(pool)

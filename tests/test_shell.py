@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpupool.render import shell
+from gpupool import shell
 
 BASH = shutil.which("bash")
 HOSTILE = [

@@ -1,5 +1,5 @@
 """What a node of a pool offers: capacity, allocatable after AKS reservations, labels and taints; and the
-node template the cluster autoscaler imagines for a pool at zero nodes.
+node template the cluster autoscaler imagines for a pool at zero nodes. Simulate, lint and doctor share it.
 
 GPU resources come from :func:`gpupool.design.node.advertised` (MIG strategy, time-slicing): the one
 implementation ``plan`` uses too. Pure functions of the pool spec and the reservation parameters.
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from gpupool import catalog
 from gpupool.design.node import advertised, node_labels
 from gpupool.errors import InputError
-from gpupool.simulate import facts
+from gpupool.k8s import facts
 from gpupool.spec.model import PoolSpec, Taint
 
 GIB = 2**30

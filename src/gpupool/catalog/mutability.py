@@ -1,4 +1,4 @@
-"""The field classification table (``diff/data/mutability.yaml``) as typed, read-only data.
+"""The field classification table (``catalog/data/mutability.yaml``) as typed, read-only data.
 
 One :class:`FieldRule` per (field, case): what happens when that pool-spec field changes on an existing
 AKS node pool, why, and the public source that says so. The engine picks the case; it never hard-codes
@@ -59,7 +59,7 @@ def _text(value: Any) -> str:
 
 @cache
 def _raw() -> dict[str, Any]:
-    text = resources.files("gpupool.diff").joinpath("data", "mutability.yaml").read_text(encoding="utf-8")
+    text = resources.files("gpupool.catalog").joinpath("data", "mutability.yaml").read_text(encoding="utf-8")
     return yaml.load(text, Loader=_Loader)
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import json
 
-from gpupool.design.plan import final_settings, plan_pools
+from gpupool.render.plan import final_settings, plan_pools
 from support import EXAMPLES, make_pool, run_cli, run_program
 
 

@@ -105,8 +105,8 @@ def _spec_value(pool: PoolSpec, fld: str) -> str:
 
 def final_settings(pool: PoolSpec) -> list[FinalSetting]:
     """The spec's values that cannot change without a new pool, per the diff mutability table
-    (``diff/data/mutability.yaml``: one source of truth for plan and diff)."""
-    from gpupool.diff import table
+    (``catalog/data/mutability.yaml``: one source of truth for plan and diff)."""
+    from gpupool.catalog import mutability as table
 
     out = []
     for fld in table.fields():

@@ -1,4 +1,5 @@
-"""Facts the simulator reads from ``simulate/data/*.yaml`` (each block cites its source and asOf).
+"""Facts of kube-scheduler, the kubelet on AKS and the cluster autoscaler, by version, from
+``k8s/data/*.yaml`` (each block cites its source and asOf); simulate, lint and doctor read them.
 
 - :func:`messages` kube-scheduler / cluster-autoscaler texts by Kubernetes version (``scheduler.yaml``)
 - :class:`Reservations` AKS kube-reserved and eviction thresholds -> node allocatable (``aks.yaml``)
@@ -29,7 +30,7 @@ _VERSION_RE = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?$")
 
 @cache
 def _data(name: str) -> Any:
-    text = resources.files("gpupool.simulate").joinpath("data", name).read_text(encoding="utf-8")
+    text = resources.files("gpupool.k8s").joinpath("data", name).read_text(encoding="utf-8")
     return yaml.load(text, Loader=_Loader)
 
 
@@ -330,7 +331,7 @@ def _reservations_from(d: Any, where: str, line_of: Any = None) -> Reservations:
 
 @cache
 def default_reservations() -> Reservations:
-    return _reservations_from(_data("aks.yaml")["reservations"], "gpupool/simulate/data/aks.yaml")
+    return _reservations_from(_data("aks.yaml")["reservations"], "gpupool/k8s/data/aks.yaml")
 
 
 def load_reservations(path: str | Path) -> Reservations:

@@ -1,5 +1,5 @@
-"""A rule's documentation (the text ``gpupool explain`` prints) as blocks the page can set as prose, and as
-Markdown (``docs/rules/GPxxx.md``, SARIF ``help.markdown``).
+"""A rule's documentation (the text ``gpupool explain`` prints) as blocks the report page sets as prose,
+and as Markdown (``docs/rules/GPxxx.md``, SARIF ``help.markdown``).
 
 The docstrings are plain text that reads as Markdown: paragraphs split by blank lines, a section name either
 alone on a line with the text indented under it (``Why`` / ``  The API server ...``) or leading its
