@@ -95,6 +95,7 @@ class Run:
     ca_blocked: tuple[str, int | None] | None = None
     existing: list[Pod] = field(default_factory=list)  # pods running in the real cluster at the start
     evicted: list[Pod] = field(default_factory=list)  # of those, the ones preemption evicted
+    nap: Any = None  # simulate.nap.Outcome: what Karpenter (NAP) provisioned for the pods left Pending
 
     def pending_of(self, workload: int) -> list[Pod]:
         return [p for p in self.pending if p.workload == workload]
@@ -126,7 +127,7 @@ class Simulation:
         self.options = options
         self.start = options.start
         self.pools = resolve_pools(inputs.pools, self.start) if self.start is not None else inputs.pools
-        if not self.pools:
+        if not self.pools and not (inputs.nap and inputs.nap.node_pools):
             raise InputError(None, None, "no pool spec found among the inputs, and the cluster has no nodes")
         self.version = self._version()
         self.msgs = facts.messages(self.version)
@@ -774,6 +775,10 @@ def simulate(inputs: Inputs, options: Options | None = None) -> SimulationResult
         other = "exact" if options.autoscaler == "aks" else "aks"
         second = sim.run(other) if options.compare else None
         aks, exact = (run, second) if options.autoscaler == "aks" else (second, run)
+    if inputs.nap and inputs.nap.node_pools:
+        from gpupool.simulate.nap import provision
+
+        run.nap = provision(sim, run, inputs.nap, prices)
     ctx = RuleContext(sim, run, aks, exact, prices)
     findings: list[Finding] = []
     for rule in family("gpupool.simulate.rules"):
