@@ -56,9 +56,12 @@ SAME_FLOOR: dict[str, set[str]] = {
     "report": set(),
     "render": {"design"},  # renders only specs the check passes; labels and taints from design.node
     "lint": {"design", "report"},  # vets pools with design's check; its result's JSON uses report.jsonout
-    "simulate": {"design", "lint"},  # lint's GPU rules name the fix of a Pending workload (simulate.fixes)
+    # lint's GPU rules name the fix of a Pending workload (simulate.fixes); nap: Karpenter provisions the
+    # pods the pools leave Pending
+    "simulate": {"design", "lint", "nap"},
     "diff": {"design", "lint", "render"},  # the runbook runs lint's placement and renders the new pool
-    "doctor": {"design", "simulate"},  # Pending pods placed with simulate's Cluster on the real nodes
+    # Pending pods placed with simulate's Cluster on the real nodes; nap: the NodePools a GPU pod could use
+    "doctor": {"design", "simulate", "nap"},
     "preflight": {"design", "render"},  # the flags of the az command render writes; design's version rules
     "nap": set(),  # Karpenter's NodePools judged on the catalog and k8s semantics alone
     "cli": {"htmlpage"},  # `gpupool report` builds the page

@@ -975,6 +975,138 @@ def ca_resource_unready() -> Case:
     }
 
 
+
+# ---- Node Auto Provisioning (Karpenter) ----------------------------------------------------------------
+
+NAP_TAINT = {"effect": "NoSchedule", "key": "nvidia.com/gpu", "value": "true"}
+
+
+def karpenter_nodepool(name: str, *, taints: list[dict] | None = None) -> dict:
+    """A karpenter.sh/v1 NodePool as `kubectl get nodepools.karpenter.sh -o json` prints it."""
+    return {
+        "apiVersion": "karpenter.sh/v1",
+        "kind": "NodePool",
+        "metadata": {
+            "annotations": {"karpenter.sh/nodepool-hash": "6384728163212946412", "karpenter.sh/nodepool-hash-version": "v3"},
+            "creationTimestamp": aks.T0,
+            "generation": 1,
+            "name": name,
+            "resourceVersion": aks.rv("np", name),
+            "uid": aks.uid("NodePool", "", name),
+        },
+        "spec": {
+            "disruption": {"budgets": [{"nodes": "10%"}], "consolidateAfter": "0s", "consolidationPolicy": "WhenEmptyOrUnderutilized"},
+            "limits": {"nvidia.com/gpu": "8"},
+            "template": {
+                "spec": {
+                    "expireAfter": "Never",
+                    "nodeClassRef": {"group": "karpenter.azure.com", "kind": "AKSNodeClass", "name": "default"},
+                    "requirements": [
+                        {"key": "karpenter.azure.com/sku-gpu-name", "operator": "In", "values": ["A100"]},
+                        {"key": "karpenter.sh/capacity-type", "operator": "In", "values": ["on-demand"]},
+                    ],
+                    "taints": taints if taints is not None else [NAP_TAINT],
+                }
+            },
+        },
+        "status": {
+            "conditions": [
+                {"lastTransitionTime": aks.T0, "message": "", "observedGeneration": 1, "reason": "Ready", "status": "True", "type": "Ready"}
+            ],
+            "resources": {"cpu": "0", "memory": "0", "nodes": "0", "pods": "0"},
+        },
+    }
+
+
+def nodeclaim(name: str, pool: str, size: str, launched: tuple[str, str, str], registered: tuple[str, str, str] | None = None) -> dict:
+    """A karpenter.sh/v1 NodeClaim as `kubectl get nodeclaims.karpenter.sh -o json` prints it."""
+    conds = [{"lastTransitionTime": aks.T1, "message": launched[2], "observedGeneration": 1, "reason": launched[1], "status": launched[0], "type": "Launched"}]
+    if registered is not None:
+        conds.append({"lastTransitionTime": aks.T1, "message": registered[2], "observedGeneration": 1, "reason": registered[1], "status": registered[0], "type": "Registered"})
+    return {
+        "apiVersion": "karpenter.sh/v1",
+        "kind": "NodeClaim",
+        "metadata": {
+            "annotations": {"karpenter.sh/nodepool-hash": "6384728163212946412", "karpenter.sh/nodepool-hash-version": "v3"},
+            "creationTimestamp": aks.T1,
+            "finalizers": ["karpenter.sh/termination"],
+            "generation": 1,
+            "labels": {
+                "karpenter.azure.com/sku-gpu-name": "A100",
+                "karpenter.sh/capacity-type": "on-demand",
+                "karpenter.sh/nodepool": pool,
+                "kubernetes.io/arch": "amd64",
+                "kubernetes.io/os": "linux",
+                "node.kubernetes.io/instance-type": size,
+            },
+            "name": name,
+            "ownerReferences": [{"apiVersion": "karpenter.sh/v1", "blockOwnerDeletion": True, "kind": "NodePool", "name": pool, "uid": aks.uid("NodePool", "", pool)}],
+            "resourceVersion": aks.rv("nc", name),
+            "uid": aks.uid("NodeClaim", "", name),
+        },
+        "spec": {
+            "expireAfter": "Never",
+            "nodeClassRef": {"group": "karpenter.azure.com", "kind": "AKSNodeClass", "name": "default"},
+            "requirements": [
+                {"key": "node.kubernetes.io/instance-type", "operator": "In", "values": [size]},
+                {"key": "karpenter.sh/nodepool", "operator": "In", "values": [pool]},
+            ],
+            "resources": {"requests": {"cpu": "2", "memory": "8Gi", "nvidia.com/gpu": "1", "pods": "1"}},
+            "taints": [NAP_TAINT],
+        },
+        "status": {"conditions": conds},
+    }
+
+
+def nap_quota() -> Case:
+    """A GPU pod nominated to a NodeClaim whose launch hits the subscription's quota."""
+    sysn, pods = system_cluster()
+    tol = [{"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Exists"}]
+    pending = [train_pod("trainer-7d9c6b5f4-n4m2k", None, tolerations=tol, pending_message=fit(2, "2 Insufficient nvidia.com/gpu", "2 No preemption victims found for incoming pod"))]
+    name = pending[0]["metadata"]["name"]
+    quota = (
+        "creating instance, insufficient capacity, Operation could not be completed as it results in exceeding approved "
+        "standardNCADSA100v4Family Cores quota. Additional details - Deployment Model: Resource Manager, Location: "
+        "eastus, Current Limit: 0, Current Usage: 0, Additional Required: 24, (Minimum) New Limit Required: 24."
+    )
+    return {
+        "nodes": sysn,
+        "pods": pods + pending,
+        "daemonsets": [],
+        "events": [
+            event("ml", "Pod", name, "FailedScheduling", pending[0]["status"]["conditions"][0]["message"], count=3),
+            event("ml", "Pod", name, "Nominated", "Pod should schedule on: nodeclaim/gpu-x7k2p", type_="Normal", component="karpenter"),
+        ],
+        "nodeclaims": [nodeclaim("gpu-x7k2p", "gpu", "Standard_NC24ads_A100_v4", ("Unknown", "SubscriptionQuotaReached", quota))],
+        "karpenter_nodepools": [karpenter_nodepool("gpu")],
+    }
+
+
+def nap_untolerated() -> Case:
+    """GPU pods without the NodePool's nvidia.com/gpu toleration: Karpenter says so, and the NodePool matches none."""
+    sysn, pods = system_cluster()
+    msg = fit(2, "2 Insufficient nvidia.com/gpu", "2 No preemption victims found for incoming pod")
+    pending = [
+        train_pod(f"inference-5f7b9c6d8-{s}", None, tolerate=False, pending_message=msg, rs="inference-5f7b9c6d8")
+        for s in ("h2k4p", "q8w3e")
+    ]
+    karp = "Failed to schedule pod, did not tolerate taint (taint=nvidia.com/gpu=true:NoSchedule)"
+    return {
+        "nodes": sysn,
+        "pods": pods + pending,
+        "daemonsets": [],
+        "events": [
+            e
+            for p in pending
+            for e in (
+                event("ml", "Pod", p["metadata"]["name"], "FailedScheduling", msg, count=3),
+                event("ml", "Pod", p["metadata"]["name"], "FailedScheduling", karp, component="karpenter", count=4),
+            )
+        ],
+        "nodeclaims": [],
+        "karpenter_nodepools": [karpenter_nodepool("gpu")],
+    }
+
 CASES: dict[str, Callable[[], Case]] = {
     "healthy-self-managed": healthy_self_managed,
     "healthy-managed": healthy_managed,
@@ -994,6 +1126,8 @@ CASES: dict[str, Callable[[], Case]] = {
     "cuda-too-new": cuda_too_new,
     "idle-gpu-nodes": idle_gpu_nodes,
     "ca-resource-unready": ca_resource_unready,
+    "nap-quota": nap_quota,
+    "nap-untolerated": nap_untolerated,
 }
 
 
@@ -1007,6 +1141,10 @@ def render(case: Case) -> dict[str, str]:
     }
     if "configmaps" in case:
         files["configmaps.json"] = kube_list(case["configmaps"])
+    if "nodeclaims" in case:
+        files["nodeclaims.json"] = kube_list(case["nodeclaims"])
+    if "karpenter_nodepools" in case:
+        files["karpenter-nodepools.json"] = kube_list(case["karpenter_nodepools"])
     out = {k: json.dumps(v, indent=4, ensure_ascii=False) + "\n" for k, v in files.items()}
     if "nodepools" in case:
         out["nodepools.json"] = json.dumps(case["nodepools"], indent=2) + "\n"

@@ -52,6 +52,16 @@ EXPECTED: dict[str, list[tuple[str, str]]] = {
     "cuda-too-new": [("GP660", "Pod ml/render-5b8c7d6f9-u7y6t")],
     "idle-gpu-nodes": [("GP670", "pool gpunp")],
     "ca-resource-unready": [("GP671", "pool a100mig")],
+    "nap-quota": [
+        ("GP690", "NodeClaim gpu-x7k2p"),
+        ("GP610", "ReplicaSet ml/trainer-7d9c6b5f4"),
+        ("GP691", "ReplicaSet ml/trainer-7d9c6b5f4"),
+    ],
+    "nap-untolerated": [
+        ("GP610", "ReplicaSet ml/inference-5f7b9c6d8"),
+        ("GP691", "ReplicaSet ml/inference-5f7b9c6d8"),
+        ("GP692", "NodePool gpu"),
+    ],
 }
 
 

@@ -68,6 +68,7 @@ def test_json_shape(tmp_path) -> None:
             "count": 1,
             "message": MESSAGE,
             "autoscaler": None,
+            "karpenter": None,
             "why": None,
             "fixes": [
                 {

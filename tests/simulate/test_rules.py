@@ -16,7 +16,7 @@ CASES = sorted(FIXTURES.glob("GP5*/*.yaml"))
 
 
 def test_the_family_is_registered() -> None:
-    assert [r.id for r in RULES] == ["GP501", "GP502", "GP503", "GP504", "GP505", "GP506", "GP507"]
+    assert [r.id for r in RULES] == ["GP501", "GP502", "GP503", "GP504", "GP505", "GP506", "GP507", "GP508"]
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.id for r in RULES])

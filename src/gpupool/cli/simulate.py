@@ -129,6 +129,10 @@ def _print_text(result, con, show: set[str] = frozenset(), shown=None) -> None: 
             who = ", ".join(f"{n} x {ref}" for ref, n in s.workloads.items())
             tmpl = " (template from the VM size)" if s.template == "aks-template" else ""
             con.print(f"  {escape(name)}: {escape(s.event)}{tmpl}  [dim]{escape(who)}[/]")
+    if result.nap is not None:
+        from gpupool.simulate.nap import print_text
+
+        print_text(result.nap, con)
     con.print()
     ds = f" (+{result.daemonset_pods} DaemonSet pods as overhead)" if result.daemonset_pods else ""
     if not result.pending:
@@ -141,6 +145,8 @@ def _print_text(result, con, show: set[str] = frozenset(), shown=None) -> None: 
             con.print(f"    scheduler:  {escape(e.message)}")
             if e.autoscaler:
                 con.print(f"    autoscaler: {escape(e.autoscaler)}")
+            if e.karpenter:
+                con.print(f"    karpenter:  {escape(e.karpenter)}")
             if e.why:
                 con.print(f"    why:        {escape(e.why)}")
             for fx in e.fixes:

@@ -74,10 +74,34 @@ class Snapshot:
     unread: dict[str, str] = field(default_factory=dict)
     # note -> its cause (forbidden, not-found, gone, server-error, timeout, skipped, budget, partial)
     causes: dict[str, str] = field(default_factory=dict)
+    # Node Auto Provisioning (Karpenter): NodeClaims and karpenter.sh NodePools; None: the file was absent
+    nodeclaims: list[dict] | None = None
+    karpenter_nodepools: list[dict] | None = None
 
 
 # what a doctor rule may declare it reads (READS); "logs" are the GPU stack's pod logs
-READABLE_KINDS = ("nodes", "pods", "daemonsets", "events", "configmaps", "clusterpolicies", "logs")
+READABLE_KINDS = (
+    "nodes",
+    "pods",
+    "daemonsets",
+    "events",
+    "configmaps",
+    "clusterpolicies",
+    "logs",
+    "nodeclaims",
+    "karpenternodepools",
+)
+
+# Optional files of clusters with Node Auto Provisioning (not collected by --collect; made by hand).
+# Karpenter's NodePools get their own name: nodepools.json is az's list of agent pools.
+KARPENTER_FILES: tuple[SnapshotFile, ...] = (
+    SnapshotFile(
+        "nodeclaims.json", "kubectl{context} get nodeclaims.karpenter.sh -o json", "NodeClaim", False
+    ),
+    SnapshotFile(
+        "karpenter-nodepools.json", "kubectl{context} get nodepools.karpenter.sh -o json", "NodePool", False
+    ),
+)
 
 
 def log_file_name(key: LogKey) -> str:
@@ -266,6 +290,11 @@ def read_snapshot(path: str | Path) -> Snapshot:
             read[f.name] = _nodepools(doc, shown, command)
         else:
             read[f.name] = list_items(doc, shown, f.kind, command)
+    for f in KARPENTER_FILES:
+        p = root / f.name
+        if p.exists() or p.is_symlink():
+            shown = str(Path(shown_root) / f.name)
+            read[f.name] = list_items(_json(p, shown), shown, f.kind or "", f.command.format(context=""))
     meta = None
     meta_path = root / "meta.json"
     if meta_path.exists():
@@ -302,4 +331,6 @@ def read_snapshot(path: str | Path) -> Snapshot:
         notes=notes,
         unread=unread,
         causes=causes,
+        nodeclaims=read.get("nodeclaims.json"),
+        karpenter_nodepools=read.get("karpenter-nodepools.json"),
     )

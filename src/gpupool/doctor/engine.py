@@ -31,6 +31,8 @@ SETTLE = {
     "logs": "get pods/log of the GPU stack's pods (kubectl logs)",
     "nodes": "list nodes",
     "pods": "list pods in all namespaces",
+    "nodeclaims": "list nodeclaims.karpenter.sh (kubectl get nodeclaims.karpenter.sh)",
+    "karpenternodepools": "list nodepools.karpenter.sh (kubectl get nodepools.karpenter.sh)",
 }
 
 

@@ -84,6 +84,10 @@ def simulate(inputs: Inputs, options: Options | None = None) -> SimulationResult
         other = "exact" if options.autoscaler == "aks" else "aks"
         second = sim.run(other) if options.compare else None
         aks, exact = (run, second) if options.autoscaler == "aks" else (second, run)
+    if inputs.nap and inputs.nap.node_pools:
+        from gpupool.simulate.nap import provision
+
+        run.nap = provision(sim, run, inputs.nap, prices)
     ctx = RuleContext(sim, run, aks, exact, prices)
     findings: list[Finding] = []
     for rule in family("gpupool.simulate.rules"):

@@ -21,6 +21,8 @@ from gpupool.k8s.podspecs import pod_templates
 from gpupool.k8s.quantity import parse_quantity, try_quantity
 from gpupool.k8s.runtimes import Runtimes
 from gpupool.k8s.workloads import Workload, containers, iter_objects
+from gpupool.nap.load import is_nap_document
+from gpupool.nap.load import parse_inputs as parse_nap
 from gpupool.spec import is_pool_document, parse_pool
 from gpupool.spec.load import check_unique
 from gpupool.spec.model import API_VERSION, KINDS, PoolSpec
@@ -50,6 +52,7 @@ class Inputs:
     workloads: list[WorkloadInput] = field(default_factory=list)
     priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
     ignored: dict[str, int] = field(default_factory=dict)  # kind -> count of objects not simulated
+    nap: Any = None  # gpupool.nap.model.NapInputs: Karpenter NodePools/AKSNodeClasses (simulate/nap.py)
 
 
 class _Where:
@@ -154,6 +157,7 @@ def load_inputs(paths: Iterable[str | Path], require_pools: bool = True) -> Inpu
     out = Inputs()
     runtimes = Runtimes()
     pending: list[tuple[dict, str, _Where, str, int | None]] = []
+    nap_docs: list[tuple[Any, str, int]] = []
     for p in paths:
         name = str(p)
         text = yamlio.read_text(p)
@@ -170,6 +174,9 @@ def load_inputs(paths: Iterable[str | Path], require_pools: bool = True) -> Inpu
             if is_pool_document(data) or (data.get("apiVersion") == API_VERSION):
                 out.pools.append(parse_pool(doc.positioned(), doc.path, doc.line))
                 check_unique(out.pools)
+                continue
+            if is_nap_document(data):  # Karpenter NodePool / AKSNodeClass: NAP provisions for Pending pods
+                nap_docs.append((doc.positioned(), doc.path, doc.line))
                 continue
             if data.get("kind") in KINDS and "apiVersion" not in data:
                 raise InputError(doc.path, doc.line, f"kind {data['kind']} needs apiVersion: {API_VERSION}")
@@ -200,7 +207,8 @@ def load_inputs(paths: Iterable[str | Path], require_pools: bool = True) -> Inpu
         for w in found:
             _check_resources(w, where)
             out.workloads.append(WorkloadInput(w, path, line, len(out.workloads)))
-    if not out.pools and require_pools:
+    out.nap = parse_nap(nap_docs)
+    if not out.pools and require_pools and not out.nap.node_pools:
         raise InputError(
             None,
             None,

@@ -7,6 +7,7 @@ reports it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from gpupool.k8s import facts
 from gpupool.simulate.autoscaler import ScaleUp, Template
@@ -79,6 +80,7 @@ class Run:
     ca_blocked: tuple[str, int | None] | None = None
     existing: list[Pod] = field(default_factory=list)  # pods running in the real cluster at the start
     evicted: list[Pod] = field(default_factory=list)  # of those, the ones preemption evicted
+    nap: Any = None  # simulate.nap.Outcome: what Karpenter (NAP) provisioned for the pods left Pending
     autoscaled: list[int] = field(default_factory=list)  # pools the autoscaler may scale in this run
 
     def pending_of(self, workload: int) -> list[Pod]:

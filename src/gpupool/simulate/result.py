@@ -31,6 +31,7 @@ class PendingEntry:
     line: int | None = None
     why: str | None = None  # how scheduler and autoscaler verdicts fit together, when it needs saying
     fixes: list[dict[str, str]] = field(default_factory=list)  # what lint's rules say about the workload
+    karpenter: str | None = None  # Karpenter's FailedScheduling words when NodePools are among the inputs
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -39,6 +40,7 @@ class PendingEntry:
             "count": self.count,
             "message": self.message,
             "autoscaler": self.autoscaler,
+            "karpenter": self.karpenter,
             "why": self.why,
             "fixes": self.fixes,
         }
@@ -121,6 +123,7 @@ class SimulationResult:
     # among different pools or node states (pods per pool may then differ from run to run).
     ties: dict[str, int] = field(default_factory=dict)
     assumed: str | None = None  # "assuming Kubernetes 1.35, AKS's default on ...": nothing stated a version
+    nap: Any = None  # simulate.nap.Outcome when Karpenter NodePools were among the inputs
 
     @property
     def pending_pods(self) -> int:
@@ -151,6 +154,7 @@ class SimulationResult:
             "findings": [f.to_dict() for f in sorted(self.findings, key=sort_key)],
             "notes": self.notes,
             "ignoredObjects": self.ignored,
+            "nap": self.nap.to_dict() if self.nap is not None else None,
         }
 
 
@@ -250,7 +254,8 @@ def build(
     firsts: list[Pod] = []
     for pod in sorted(run.pending, key=lambda p: (p.workload, p.seq)):
         w = sim.workloads[pod.workload]
-        key = (pod.workload, run.sched_msg[id(pod)], run.ca_msg[id(pod)], run.why.get(id(pod)))
+        nap = run.nap.messages.get(id(pod)) if run.nap is not None else None
+        key = (pod.workload, run.sched_msg[id(pod)], run.ca_msg[id(pod)], run.why.get(id(pod)), nap)
         e = groups.get(key)
         if e is None:
             groups[key] = PendingEntry(
@@ -262,6 +267,7 @@ def build(
                 w.input.path,
                 w.input.line,
                 run.why.get(id(pod)),
+                karpenter=nap,
             )
             firsts.append(pod)
         else:
@@ -281,6 +287,14 @@ def build(
         for p in sorted(run.pods, key=lambda p: (p.workload, p.seq))
         if p.node is not None and not p.ds
     ]
+    if run.nap is not None:
+        placements += [
+            Placement(p.name, sim.workloads[p.workload].ref, c.name, f"NodePool {c.template.pool.name}")
+            for c in run.nap.claims
+            for p in c.pods
+        ]
+        nap_cost = run.nap.cost_per_hour if run.nap.claims else 0.0
+        total_cost = None if total_cost is None or nap_cost is None else total_cost + nap_cost
     placed = len(placements)
     ds = sum(1 for p in run.pods if p.node is not None and p.ds)
     return SimulationResult(
@@ -303,6 +317,7 @@ def build(
         placements=placements,
         ties=dict(cluster.ties),
         start=start_summary(sim, run),
+        nap=run.nap,
     )
 
 

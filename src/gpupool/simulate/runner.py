@@ -57,7 +57,7 @@ class Runner:
         self.options = options
         self.start = options.start
         self.pools = resolve_pools(inputs.pools, self.start) if self.start is not None else inputs.pools
-        if not self.pools:
+        if not self.pools and not (inputs.nap and inputs.nap.node_pools):
             raise InputError(None, None, "no pool spec found among the inputs, and the cluster has no nodes")
         self.version = self._version()
         self.msgs = facts.messages(self.version)
