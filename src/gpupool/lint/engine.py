@@ -37,6 +37,9 @@ from gpupool.lint import apiserver, reader, schema
 from gpupool.lint.config import ANNOTATION, LintConfig, parse_ignore_annotation, resolve_rule
 from gpupool.lint.crd import CrdSet, load_crds
 from gpupool.lint.gpu import PoolIndex, check_workload, object_ref
+from gpupool.nap import lintinputs as nap_inputs
+from gpupool.nap.load import is_nap_document
+from gpupool.nap.model import NapInputs
 from gpupool.spec.model import PoolSpec
 
 __all__ = ["LintOptions", "LintResult", "lint_paths", "lint_text"]
@@ -181,7 +184,7 @@ def _meta(obj: dict) -> dict:
 class Linter:
     """Everything one lint run needs, built once (and inherited by forked workers)."""
 
-    def __init__(self, pools: Sequence[PoolSpec], options: LintOptions) -> None:
+    def __init__(self, pools: Sequence[PoolSpec], options: LintOptions, nap: NapInputs | None = None) -> None:
         cfg = options.config or LintConfig()
         self.config = cfg
         from gpupool.catalog.aks import default_kubernetes_version  # AKS's default, as every command
@@ -200,9 +203,11 @@ class Linter:
         crd_paths = tuple(cfg.crds) + tuple(options.crds)
         self.crds: CrdSet = load_crds(crd_paths, self.strict) if crd_paths else CrdSet()
         self.pools = list(pools)
-        self.index = PoolIndex(self.pools, options.kubernetes_version or cfg.kubernetes_version)
+        self.nap = nap or NapInputs()  # Karpenter NodePools: landing places too (gpupool.nap.placement)
+        self.index = PoolIndex(self.pools, options.kubernetes_version or cfg.kubernetes_version, self.nap)
         self.runtimes: Runtimes | None = None  # objects other objects take their pods from (k8s/runtimes)
         self.pool_findings: list[Finding] = []  # GP1xx errors of pools not used as landing places
+        self.nap_rejected: tuple[Any, ...] = ()  # NodePools with GP8xx errors (reported, not used)
         self.levels = dict(cfg.levels)
         if self.reject_unknown:
             self.levels["GP208"] = Severity.ERROR
@@ -303,8 +308,8 @@ class Linter:
         data = doc.data
         if data is None:
             return
-        if pool_spec.is_pool_document(data):
-            return  # pools were loaded before linting started
+        if pool_spec.is_pool_document(data) or (is_nap_document(data) and self._landing(doc)):
+            return  # pools and Karpenter NodePools were loaded before linting started
         objs = list(reader.objects(data))
         if len(objs) == 1 and objs[0][1] == ():
             self.lint_object(doc, data, (), rep, doc.duplicates, annotations)
@@ -317,6 +322,11 @@ class Linter:
             self.lint_object(doc, obj, base, rep, mine, annotations)
         for d in remaining:  # duplicates in the List wrapper itself
             self._emit_file(rep, self._dup(doc.path, d, object_ref(data)))
+
+    def _landing(self, doc: yamlio.Document) -> bool:
+        """A Karpenter document read as a landing place (one that did not read is linted as an object)."""
+        return any(o.where.path == doc.path and o.where.line == doc.line
+                   for o in (*self.nap.node_pools, *self.nap.node_classes, *self.nap_rejected))
 
     @staticmethod
     def _dup(path: str, d: yamlio.DuplicateKey, ref: str | None) -> Finding:
@@ -682,10 +692,13 @@ def _runtimes_in(path: str, text: str, into: Runtimes) -> None:
             into.add(obj)
 
 
-def _scan_inputs(files: list[str], stdin_text: str | None) -> tuple[list[PoolSpec], Runtimes]:
-    """What must be known before any object is linted, in one read of each file: the pool specs, and the
-    TrainJob runtimes and LLMInferenceService configs (an object finds its runtime in any file of the run).
-    Only files holding their markers are parsed here."""
+def _scan_inputs(
+    files: list[str], stdin_text: str | None, nap_docs: list[Any] | None = None
+) -> tuple[list[PoolSpec], Runtimes]:
+    """What must be known before any object is linted, in one read of each file: the pool specs, the
+    Karpenter documents (into ``nap_docs``), and the TrainJob runtimes and LLMInferenceService configs (an
+    object finds its runtime in any file of the run). Only files holding their markers are parsed here."""
+    nap_docs = [] if nap_docs is None else nap_docs
     marker = pool_spec.model.API_VERSION.encode()
     pools: list[PoolSpec] = []
     runtimes = Runtimes()
@@ -693,6 +706,7 @@ def _scan_inputs(files: list[str], stdin_text: str | None) -> tuple[list[PoolSpe
         if f == reader.STDIN:
             if stdin_text is not None:
                 pools.extend(_pools_in(reader.STDIN_NAME, stdin_text))
+                nap_docs.extend(nap_inputs.documents_in(reader.STDIN_NAME, stdin_text))
                 if any(m.decode() in stdin_text for m in _RUNTIME_MARKERS):
                     _runtimes_in(reader.STDIN_NAME, stdin_text, runtimes)
             continue
@@ -705,7 +719,8 @@ def _scan_inputs(files: list[str], stdin_text: str | None) -> tuple[list[PoolSpe
             continue
         has_pool = marker in raw
         has_runtime = any(m in raw for m in _RUNTIME_MARKERS)
-        if has_pool or has_runtime:
+        has_nap = nap_inputs.has_marker(raw)
+        if has_pool or has_runtime or has_nap:
             try:
                 text = yamlio.decode(raw, f)
             except InputError:
@@ -714,6 +729,8 @@ def _scan_inputs(files: list[str], stdin_text: str | None) -> tuple[list[PoolSpe
                 pools.extend(_pools_in(f, text))
             if has_runtime:
                 _runtimes_in(f, text, runtimes)
+            if has_nap:
+                nap_docs.extend(nap_inputs.documents_in(f, text))
     return pools, runtimes
 
 
@@ -834,7 +851,18 @@ def _summary(linter: Linter, rep: _Report, findings: list[Finding], pools: list[
         "pools": [p.name for p in pools],
         # pools with GP1xx errors (their findings are in the output): not used as landing places
         "poolsRejected": sorted({p.name for p in pools} - {p.name for p in linter.pools}),
+        **_nodepools_summary(linter),
     }
+
+
+def _nodepools_summary(linter: Linter) -> dict[str, Any]:
+    """Karpenter NodePools used as landing places (only when some were given: the summary stays as it was
+    for runs without them)."""
+    given = [*linter.nap.node_pools, *linter.nap_rejected]
+    if not given:
+        return {}
+    return {"nodePools": sorted(p.name for p in given),
+            "nodePoolsRejected": sorted(p.name for p in linter.nap_rejected)}
 
 
 def merge_pools(pools: Sequence[PoolSpec]) -> list[PoolSpec]:
@@ -874,11 +902,21 @@ def vet_pools(pools: Sequence[PoolSpec]) -> tuple[list[PoolSpec], list[Finding]]
     return usable, [f for f in found if (f.path, f.object) in bad]
 
 
+def _linter(usable: list[PoolSpec], rejected: list[Finding], options: LintOptions, nap: NapInputs) -> Linter:
+    """The run's Linter over the vetted pools and NodePools (those with errors are reported, not used)."""
+    nap_usable, nap_bad = nap_inputs.vet(nap, usable)
+    linter = Linter(usable, options, nap_usable)
+    linter.pool_findings = [*rejected, *nap_bad]
+    linter.nap_rejected = tuple(p for p in nap.node_pools if p not in nap_usable.node_pools)
+    return linter
+
+
 def _prepare(
     paths: Sequence[str],
     pools: Sequence[PoolSpec] | None,
     options: LintOptions | None,
     stdin_text: str | None,
+    nap: NapInputs | None = None,
 ) -> tuple[Linter, list[str], str | None, list[PoolSpec]]:
     options = options or LintOptions()
     cfg = options.config
@@ -891,12 +929,12 @@ def _prepare(
     if cfg is not None and cfg.pools:
         for p in cfg.pools:
             all_pools.extend(pool_spec.load_pools(p))
-    scanned, runtimes = _scan_inputs(files, stdin_text)
+    nap_docs: list[Any] = []
+    scanned, runtimes = _scan_inputs(files, stdin_text, nap_docs)
     all_pools.extend(scanned)
     all_pools = merge_pools(all_pools)
     usable, rejected = vet_pools(all_pools)
-    linter = Linter(usable, options)
-    linter.pool_findings = rejected
+    linter = _linter(usable, rejected, options, nap_inputs.merge(nap or NapInputs(), nap_docs))
     linter.runtimes = runtimes or None
     linter.explicit = found.explicit
     linter.charts = found.charts
@@ -909,13 +947,17 @@ def lint_paths(
     options: LintOptions | None = None,
     *,
     stdin_text: str | None = None,
+    nap: NapInputs | None = None,
 ) -> LintResult:
     """Lint files, directories (recursively) and ``-`` (standard input, or ``stdin_text``).
 
     Raises :class:`~gpupool.errors.InputError` for bad usage (a path that does not exist, an unknown
-    Kubernetes version, a broken pool spec or CRD); everything wrong *in* the manifests is a finding.
+    Kubernetes version, a broken pool spec, NodePool or CRD); everything wrong *in* the manifests is a
+    finding. ``nap``: Karpenter NodePools and AKSNodeClasses to place workloads on (besides those found
+    among the inputs).
     """
-    linter, files, stdin_text, all_pools = _prepare([os.fspath(p) for p in paths], pools, options, stdin_text)
+    linter, files, stdin_text, all_pools = _prepare([os.fspath(p) for p in paths], pools, options, stdin_text,
+                                                    nap)
     rep = _run(linter, files, stdin_text, (options or LintOptions()).jobs)
     for chart in linter.charts:
         rep.merge(_chart_report(linter, chart))
@@ -974,8 +1016,7 @@ def lint_text(
     options = options or LintOptions()
     all_pools = merge_pools(list(pools or ()) + _pools_in(path, text))
     usable, rejected = vet_pools(all_pools)
-    linter = Linter(usable, options)
-    linter.pool_findings = rejected
+    linter = _linter(usable, rejected, options, nap_inputs.found_in(path, text))
     runtimes = Runtimes()
     if any(m.decode() in text for m in _RUNTIME_MARKERS):
         _runtimes_in(path, text, runtimes)
