@@ -93,18 +93,27 @@ def register(app: typer.Typer) -> None:
             help="Skip files and directories matching GLOB in directories given (repeatable).",
             show_default=False,
         ),
+        cluster: list[str] = typer.Option(
+            [], "--cluster", metavar="FILE",
+            help="az aks show -o json (repeat): whether Node Auto Provisioning is on "
+            "(nodeProvisioningProfile.mode) and which agent pools are autoscaled, for GP806.",
+            show_default=False,
+        ),
         opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
         from gpupool.cli.common import config_exclude, use_skus
         from gpupool.findings import sort_key
         from gpupool.nap.check import check_nap
+        from gpupool.nap.cluster import load as load_clusters
         from gpupool.nap.inputs import load_inputs
 
         use_skus(skus)
         opts.fail_on = fail_on = effective_fail_on(opts.fail_on, strict)
         skip = parse_ignores(ignore)
         pools, nap = load_inputs(specs, config_exclude(opts.config, "check", exclude), allow_empty=True)
-        every = sorted(check_pools(pools, honour_ignores=False) + check_nap(nap, pools), key=sort_key)
+        clusters = load_clusters(list(cluster))
+        found = check_pools(pools, honour_ignores=False) + check_nap(nap, pools, clusters)
+        every = sorted(found, key=sort_key)
         findings = [f for f in every if f.rule not in skip]
         ignored = len(every) - len(findings)
         nap_objects = (*nap.node_pools, *nap.node_classes)
@@ -129,5 +138,5 @@ def register(app: typer.Typer) -> None:
 
         objects = [(p.where.path, p.label, "valid") for p in (*pools, *nap_objects)]
         finish(opts, Report(findings, ("gpupool.design.rules", "gpupool.nap.rules"), as_text, as_json,
-                            empty=not pools and not nap,
+                            empty=not pools and not nap and not clusters,
                             empty_note="nothing to check: no pool spec", objects=objects, pools=pools))
