@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpupool import catalog
+from gpupool.errors import safe_text as _safe
 from gpupool.k8s import affinity
 from gpupool.nap.model import DEFAULT_NODE_CLASS, NapInputs, NodeClass, NodePool, Requirement, Taint
 from gpupool.nap.sizes import UNKNOWN, NapSize, _accepts, admitted
@@ -209,7 +210,7 @@ class NodePoolView:
         for key, pod in by_key.items():
             if not self._satisfiable(key, pod):
                 if not self._defined(key) and key not in _well_known():
-                    return f"{self.place} does not define label {key}"
+                    return f"{self.place} does not define label {_safe(key, 80)}"
                 return f"{self.place} admits no size with {' and '.join(_show(r) for r in pod)}"
         return None
 
@@ -237,9 +238,10 @@ class NodePoolView:
 
 
 def _show(r: Requirement) -> str:
+    """A pod's requirement in a message (its key and values are the pod's text: made safe to print)."""
     if r.operator == "In" and len(r.values) == 1:
-        return f"{r.key}={r.values[0]}"
-    return str(r)
+        return _safe(f"{r.key}={r.values[0]}", 120)
+    return _safe(str(r), 120)
 
 
 def _domains(size: NapSize, node_class: NodeClass) -> dict[str, frozenset[str] | None]:
