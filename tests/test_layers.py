@@ -54,15 +54,20 @@ SAME_FLOOR: dict[str, set[str]] = {
     # engine may ask it. report is output formats and needs no engine.
     "design": set(),
     "report": set(),
-    "render": {"design"},  # renders only specs the check passes; labels and taints from design.node
-    "lint": {"design", "report"},  # vets pools with design's check; its result's JSON uses report.jsonout
+    # renders only specs the check passes; labels and taints from design.node; nap: the enable step and the
+    # NodePool manifests (render/nap.py)
+    "render": {"design", "nap"},
+    # vets pools with design's check; its result's JSON uses report.jsonout; nap: Karpenter NodePools are
+    # landing places like pools (nap/placement.py, nap/lintinputs.py)
+    "lint": {"design", "report", "nap"},
     # lint's GPU rules name the fix of a Pending workload (simulate.fixes); nap: Karpenter provisions the
     # pods the pools leave Pending
     "simulate": {"design", "lint", "nap"},
     "diff": {"design", "lint", "render"},  # the runbook runs lint's placement and renders the new pool
     # Pending pods placed with simulate's Cluster on the real nodes; nap: the NodePools a GPU pod could use
     "doctor": {"design", "simulate", "nap"},
-    "preflight": {"design", "render"},  # the flags of the az command render writes; design's version rules
+    # the flags of the az command render writes; design's version rules; nap: the cluster's NAP mode
+    "preflight": {"design", "render", "nap"},
     "nap": set(),  # Karpenter's NodePools judged on the catalog and k8s semantics alone
     "cli": {"htmlpage"},  # `gpupool report` builds the page
     "htmlpage": set(),

@@ -136,10 +136,16 @@ def register(app: typer.Typer) -> None:
             help="Skip files and directories matching GLOB in directories given (repeatable).",
             show_default=False,
         ),
+        cluster: list[str] = typer.Option(
+            [], "--cluster", metavar="FILE",
+            help="az aks show -o json (repeat): whether Node Auto Provisioning is on "
+            "(nodeProvisioningProfile.mode) and which agent pools are autoscaled, for GP806.",
+            show_default=False,
+        ),
         opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
         from gpupool.cli.common import config_exclude, use_skus
-        from gpupool.cli.pool_inputs import load_inputs
+        from gpupool.cli.pool_inputs import load_clusters, load_inputs
         from gpupool.findings import sort_key
         from gpupool.nap.check import check_nap
 
@@ -147,7 +153,9 @@ def register(app: typer.Typer) -> None:
         opts.fail_on = fail_on = effective_fail_on(opts.fail_on, strict)
         skip = parse_ignores(ignore)
         pools, nap = load_inputs(specs, config_exclude(opts.config, "check", exclude), allow_empty=True)
-        every = sorted(check_pools(pools, honour_ignores=False) + check_nap(nap, pools), key=sort_key)
+        clusters = load_clusters(list(cluster))
+        found = check_pools(pools, honour_ignores=False) + check_nap(nap, pools, clusters)
+        every = sorted(found, key=sort_key)
         findings = [f for f in every if f.rule not in skip]
         assumed = assumed_version(pools)
         # what the findings rest on, before the summary (which stays the last line)
@@ -156,4 +164,5 @@ def register(app: typer.Typer) -> None:
         families = ("gpupool.design.rules", "gpupool.nap.rules")
         report = pools_report(pools, findings, ignored, fail_on, families, {"assumed": assumed}, notes,
                               empty_note="nothing to check: no pool spec", nap=nap)
+        report.empty = report.empty and not clusters
         finish(opts, report)

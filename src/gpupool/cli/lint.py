@@ -19,7 +19,8 @@ PATHS are files, directories (recursive *.yaml, *.yml, *.json; a directory with 
 reported once, not linted) or - for standard input (helm template CHART | gpupool lint -: findings show
 the stream's line, then the template path of its "# Source:" comment). Pool specs (GpuNodePool / NodePool)
 given with --pool or mixed into the inputs are checked first (one with errors is reported and not used) and
-then used to check where GPU pods can land. Custom resources (PyTorchJob, RayCluster,
+then used to check where GPU pods can land; so are Karpenter NodePools (karpenter.sh/v1, with their
+AKSNodeClasses) for Node Auto Provisioning. Custom resources (PyTorchJob, RayCluster,
 InferenceService, LeaderWorkerSet ...) get the GPU rules too; their schemas come from --crd. Exit status
 (the same in every command, see the README): 0 clean, 1 findings at --fail-on (default error), 2 bad usage or
 an unusable input (a file that cannot be read, is binary when named, or does not parse: GP200, GP209; still
@@ -36,7 +37,7 @@ def register(app: typer.Typer) -> None:
             None, metavar="PATHS...", help="Files, directories, or - for stdin."
         ),
         pool: list[Path] = typer.Option(
-            None, "--pool", "-p", help="Pool spec file or directory of specs (repeatable)."
+            None, "--pool", "-p", help="Pool spec or Karpenter NodePool file, or a directory (repeatable)."
         ),
         kubernetes_version: str = typer.Option(
             None,
@@ -82,7 +83,7 @@ def register(app: typer.Typer) -> None:
         ),
         opts: FindingsOptions = None,  # type: ignore[assignment]
     ) -> None:
-        from gpupool.cli.common import load_pool_specs
+        from gpupool.cli.pool_inputs import load_inputs
         from gpupool.lint.config import from_config
         from gpupool.lint.engine import LintOptions, lint_paths
         from gpupool.report import jsonout, text
@@ -93,7 +94,7 @@ def register(app: typer.Typer) -> None:
 
         cfg = from_config(opts.config)
         pool_paths = [*(pool or []), *(cfg.pools if cfg is not None else ())]  # files or directories
-        pools = load_pool_specs(pool_paths, tuple(exclude or ()))
+        pools, nap = load_inputs(pool_paths, tuple(exclude or ()))  # pool specs and Karpenter NodePools
         if cfg is not None:
             cfg = dataclasses.replace(cfg, pools=())
         ignored = tuple(t.strip() for item in ignore or () for t in item.split(",") if t.strip())
@@ -108,7 +109,7 @@ def register(app: typer.Typer) -> None:
             config=cfg,
             jobs=jobs or None,
         )
-        result = lint_paths(paths, pools=pools, options=options)
+        result = lint_paths(paths, pools=pools, options=options, nap=nap)
 
         def as_json(show):  # type: ignore[no-untyped-def]
             return {

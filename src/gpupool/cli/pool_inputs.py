@@ -88,3 +88,18 @@ def load_inputs(
             name = str(p)
             take(name, [d for d in yamlio.load_file(p) if d.data is not None])
     return pools, parse_inputs(nap_docs)
+
+
+def load_clusters(paths: list[str]) -> tuple[Any, ...]:
+    """``--cluster FILE`` (``az aks show -o json``, each one cluster) -> one
+    :class:`gpupool.nap.cluster.ClusterNap` per file: checked as preflight checks a cluster (a managed
+    cluster object, networkProfile, pools), then its NAP mode read. Raises InputError for a bad file."""
+    from gpupool.nap.cluster import mode_of
+    from gpupool.preflight.inputs import load_cluster
+
+    out = []
+    for p in paths:
+        load_cluster(p)
+        docs = [d for d in yamlio.load_file(p) if d.data is not None]
+        out.append(mode_of(docs[0].data, docs[0].path, docs[0].line))
+    return tuple(out)

@@ -87,17 +87,24 @@ def register(app: typer.Typer) -> None:
             None, "--skus", metavar="FILE",
             help="az vm list-skus -o json: sizes the catalog lacks get its facts (vCPUs, memory, GPUs).",
         ),
+        cluster: str | None = typer.Option(
+            None, "--cluster", metavar="RESOURCE_GROUP/NAME",
+            help="The cluster that gets Node Auto Provisioning (Karpenter NodePools name none; default: the "
+            "one cluster the pool specs name).",
+        ),
         config: str | None = config_option(),
         no_config: bool = no_config_option(),
     ) -> None:
         """Render the pools of the specs: az CLI script, ARM templates, Terraform and Kubernetes manifests.
+
+        Karpenter NodePools and AKSNodeClasses among the specs render as the step that turns Node Auto
+        Provisioning on (az aks update --node-provisioning-mode Auto) and their manifests.
 
         Nothing is written when the spec has design errors, or findings at the --fail-on severity (exit 1).
         Writing is atomic.
         """
         from gpupool.cli.common import (
             config_exclude,
-            load_pool_specs,
             moved_destination,
             use_config,
             use_skus,
@@ -109,8 +116,13 @@ def register(app: typer.Typer) -> None:
         formats = parse_formats(fmt)
         cfg = use_config(config, no_config)
         use_skus(skus)
-        pools = load_pool_specs(specs, config_exclude(cfg, "render", exclude))
-        findings = run_checks(pools)
+        from gpupool.cli.pool_inputs import load_inputs
+        from gpupool.nap.check import check_nap
+        from gpupool.render.nap import cluster_for
+
+        pools, nap = load_inputs(specs, config_exclude(cfg, "render", exclude))
+        target = cluster_for(nap, pools, cluster)
+        findings = run_checks(pools) + (check_nap(nap, pools) if nap else [])
         if cfg is not None:  # the config's rules levels and ignore entries, as check applies them
             findings, _ = cfg.apply("render", findings)
         blocking = blocking_findings(findings, fail_on)
@@ -125,7 +137,7 @@ def register(app: typer.Typer) -> None:
         if findings:
             print_findings(findings, console(sys.stderr))
         try:
-            written = write_all(pools, output, formats=formats, force=force)
+            written = write_all(pools, output, formats=formats, force=force, nap=nap, cluster=target)
         except OSError as e:
             raise InputError(str(output), None, f"cannot write: {e.strerror or e}") from None
         typer.echo(f"wrote {len(written)} files to {output}:")

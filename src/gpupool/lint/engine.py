@@ -34,6 +34,8 @@ from gpupool.lint import reader
 from gpupool.lint.linter import CUSTOM_SKIPPED, Linter, chart_report
 from gpupool.lint.model import LintOptions, LintResult, ObjectResult, RunReport
 from gpupool.lint.scan import RUNTIME_MARKERS, merge_pools, pools_in, runtimes_in, scan_inputs, vet_pools
+from gpupool.nap import lintinputs as nap_inputs
+from gpupool.nap.model import NapInputs
 from gpupool.spec.model import PoolSpec
 
 __all__ = ["LintOptions", "LintResult", "ObjectResult", "lint_paths", "lint_text", "merge_pools", "vet_pools"]
@@ -162,7 +164,27 @@ def _summary(
         "pools": [p.name for p in pools],
         # pools with GP1xx errors (their findings are in the output): not used as landing places
         "poolsRejected": sorted({p.name for p in pools} - {p.name for p in linter.pools}),
+        **_nodepools_summary(linter),
     }
+
+
+def _nodepools_summary(linter: Linter) -> dict[str, Any]:
+    """Karpenter NodePools used as landing places (only when some were given: the summary stays as it was
+    for runs without them)."""
+    given = [*linter.nap.node_pools, *linter.nap_rejected]
+    if not given:
+        return {}
+    return {"nodePools": sorted(p.name for p in given),
+            "nodePoolsRejected": sorted(p.name for p in linter.nap_rejected)}
+
+
+def _linter(usable: list[PoolSpec], rejected: list[Finding], options: LintOptions, nap: NapInputs) -> Linter:
+    """The run's Linter over the vetted pools and NodePools (those with errors are reported, not used)."""
+    nap_usable, nap_bad = nap_inputs.vet(nap, usable)
+    linter = Linter(usable, options, nap_usable)
+    linter.pool_findings = [*rejected, *nap_bad]
+    linter.nap_rejected = tuple(p for p in nap.node_pools if p not in nap_usable.node_pools)
+    return linter
 
 
 def _prepare(
@@ -170,6 +192,7 @@ def _prepare(
     pools: Sequence[PoolSpec] | None,
     options: LintOptions | None,
     stdin_text: str | None,
+    nap: NapInputs | None = None,
 ) -> tuple[Linter, list[str], str | None, list[PoolSpec]]:
     options = options or LintOptions()
     cfg = options.config
@@ -182,12 +205,12 @@ def _prepare(
     if cfg is not None and cfg.pools:
         for p in cfg.pools:
             all_pools.extend(pool_spec.load_pools(p))
-    scanned, runtimes = scan_inputs(files, stdin_text)
+    nap_docs: list[Any] = []
+    scanned, runtimes = scan_inputs(files, stdin_text, nap_docs)
     all_pools.extend(scanned)
     all_pools = merge_pools(all_pools)
     usable, rejected = vet_pools(all_pools)
-    linter = Linter(usable, options)
-    linter.pool_findings = rejected
+    linter = _linter(usable, rejected, options, nap_inputs.merge(nap or NapInputs(), nap_docs))
     linter.runtimes = runtimes or None
     linter.explicit = found.explicit
     linter.charts = found.charts
@@ -200,13 +223,17 @@ def lint_paths(
     options: LintOptions | None = None,
     *,
     stdin_text: str | None = None,
+    nap: NapInputs | None = None,
 ) -> LintResult:
     """Lint files, directories (recursively) and ``-`` (standard input, or ``stdin_text``).
 
     Raises :class:`~gpupool.errors.InputError` for bad usage (a path that does not exist, an unknown
-    Kubernetes version, a broken pool spec or CRD); everything wrong *in* the manifests is a finding.
+    Kubernetes version, a broken pool spec, NodePool or CRD); everything wrong *in* the manifests is a
+    finding. ``nap``: Karpenter NodePools and AKSNodeClasses to place workloads on (besides those found
+    among the inputs).
     """
-    linter, files, stdin_text, all_pools = _prepare([os.fspath(p) for p in paths], pools, options, stdin_text)
+    linter, files, stdin_text, all_pools = _prepare([os.fspath(p) for p in paths], pools, options, stdin_text,
+                                                    nap)
     rep = _run(linter, files, stdin_text, (options or LintOptions()).jobs)
     for chart in linter.charts:
         rep.merge(chart_report(linter, chart))
@@ -259,8 +286,7 @@ def lint_text(
     options = options or LintOptions()
     all_pools = merge_pools(list(pools or ()) + pools_in(path, text))
     usable, rejected = vet_pools(all_pools)
-    linter = Linter(usable, options)
-    linter.pool_findings = rejected
+    linter = _linter(usable, rejected, options, nap_inputs.found_in(path, text))
     runtimes = Runtimes()
     if any(m.decode() in text for m in RUNTIME_MARKERS):
         runtimes_in(path, text, runtimes)

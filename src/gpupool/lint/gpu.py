@@ -44,6 +44,7 @@ from gpupool.spec.model import PoolSpec, Taint
 
 if TYPE_CHECKING:
     from gpupool.k8s.facts import Messages
+    from gpupool.nap.model import NapInputs
 
 __all__ = ["PoolFit", "PoolIndex", "PoolView", "WorkloadContext", "check_workload", "object_ref", "placement"]
 
@@ -85,6 +86,23 @@ class PoolView:
     @property
     def is_gpu(self) -> bool:
         return bool(self.resources)
+
+    @property
+    def place(self) -> str:
+        """How messages name the landing place (``NodePool gpu`` for a NAP view)."""
+        return f"pool {self.name}"
+
+    @property
+    def ref(self) -> str:
+        """The landing place in a list of pool names."""
+        return self.name
+
+    @property
+    def select_hint(self) -> str:
+        return f"nodeSelector {{kubernetes.azure.com/agentpool: {self.name}}}"
+
+    scaler = "the autoscaler"  # what adds nodes for a Pending pod (NAP for a NodePool)
+    reservations = "AKS reservations"
 
     @property
     def time_slicing(self) -> Any:
@@ -135,10 +153,13 @@ class PoolView:
 class PoolIndex:
     """Pools prepared for placement checks (advertised resources, labels, taints), built once."""
 
-    def __init__(self, pools: Sequence[PoolSpec], kubernetes_version: str | None = None) -> None:
+    def __init__(
+        self, pools: Sequence[PoolSpec], kubernetes_version: str | None = None, nap: NapInputs | None = None
+    ) -> None:
         self.pools = tuple(pools)
         self.kubernetes_version = kubernetes_version  # the run's (lint -k, simulate's); None: see scheduler
-        self.views = tuple(
+        self.nap = nap  # Karpenter NodePools: landing places too (gpupool.nap.placement), after the pools
+        self.views: tuple[Any, ...] = tuple(
             PoolView(
                 p,
                 dict(advertised(p).resources),
@@ -149,6 +170,10 @@ class PoolIndex:
             )
             for p in self.pools
         )
+        if nap:
+            from gpupool.nap.placement import nodepool_views
+
+            self.views += nodepool_views(nap)
         # Workloads of one chart or team share their scheduling constraints: memoise placement by them.
         self._placements: dict[Any, list[PoolFit]] = {}
         # ...and often their resources: effective requests memoised by the raw resources sections.
@@ -295,7 +320,7 @@ def placement(
         out.append(
             PoolFit(
                 view=v,
-                selector_ok=_selects(spec, v),
+                selector_ok=v.selects(spec) if hasattr(v, "selects") else _selects(spec, v),
                 untolerated=tuple(taints.untolerated(v.hard_taints, tolerations)),
                 offers_all=all(v.resources.get(r, 0) > 0 for r in wanted),
             )

@@ -20,6 +20,8 @@ from gpupool.lint.config import ANNOTATION, LintConfig, parse_ignore_annotation,
 from gpupool.lint.crd import CrdSet, load_crds
 from gpupool.lint.gpu import PoolIndex, check_workload, object_ref
 from gpupool.lint.model import LintOptions, ObjectResult, RunReport
+from gpupool.nap.load import is_nap_document
+from gpupool.nap.model import NapInputs
 from gpupool.spec.model import PoolSpec
 
 REFUSED = ("GP2", "GP301", "GP302", "GP303")
@@ -58,7 +60,7 @@ def _meta(obj: dict) -> dict:
 class Linter:
     """Everything one lint run needs, built once (and inherited by forked workers)."""
 
-    def __init__(self, pools: Sequence[PoolSpec], options: LintOptions) -> None:
+    def __init__(self, pools: Sequence[PoolSpec], options: LintOptions, nap: NapInputs | None = None) -> None:
         cfg = options.config or LintConfig()
         self.config = cfg
         from gpupool.catalog.aks import default_kubernetes_version  # AKS's default, as every command
@@ -77,9 +79,11 @@ class Linter:
         crd_paths = tuple(cfg.crds) + tuple(options.crds)
         self.crds: CrdSet = load_crds(crd_paths, self.strict) if crd_paths else CrdSet()
         self.pools = list(pools)
-        self.index = PoolIndex(self.pools, options.kubernetes_version or cfg.kubernetes_version)
+        self.nap = nap or NapInputs()  # Karpenter NodePools: landing places too (gpupool.nap.placement)
+        self.index = PoolIndex(self.pools, options.kubernetes_version or cfg.kubernetes_version, self.nap)
         self.runtimes: Runtimes | None = None  # objects other objects take their pods from (k8s/runtimes)
         self.pool_findings: list[Finding] = []  # GP1xx errors of pools not used as landing places
+        self.nap_rejected: tuple[Any, ...] = ()  # NodePools with GP8xx errors (reported, not used)
         self.levels = dict(cfg.levels)
         if self.reject_unknown:
             self.levels["GP208"] = Severity.ERROR
@@ -180,8 +184,8 @@ class Linter:
         data = doc.data
         if data is None:
             return
-        if pool_spec.is_pool_document(data):
-            return  # pools were loaded before linting started
+        if pool_spec.is_pool_document(data) or (is_nap_document(data) and self._landing(doc)):
+            return  # pools and Karpenter NodePools were loaded before linting started
         objs = list(reader.objects(data))
         if len(objs) == 1 and objs[0][1] == ():
             self.lint_object(doc, data, (), rep, doc.duplicates, annotations)
@@ -194,6 +198,11 @@ class Linter:
             self.lint_object(doc, obj, base, rep, mine, annotations)
         for d in remaining:  # duplicates in the List wrapper itself
             self._emit_file(rep, self._dup(doc.path, d, object_ref(data)))
+
+    def _landing(self, doc: yamlio.Document) -> bool:
+        """A Karpenter document read as a landing place (one that did not read is linted as an object)."""
+        return any(o.where.path == doc.path and o.where.line == doc.line
+                   for o in (*self.nap.node_pools, *self.nap.node_classes, *self.nap_rejected))
 
     @staticmethod
     def _dup(path: str, d: yamlio.DuplicateKey, ref: str | None) -> Finding:

@@ -4,6 +4,7 @@ then vetted by design's check) and the TrainJob runtimes and LLMInferenceService
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from gpupool import spec as pool_spec
 from gpupool import yamlio
@@ -11,6 +12,7 @@ from gpupool.errors import InputError
 from gpupool.findings import Finding, Severity
 from gpupool.k8s.runtimes import Runtimes
 from gpupool.lint import reader
+from gpupool.nap import lintinputs as nap_inputs
 from gpupool.spec.model import PoolSpec
 
 
@@ -42,10 +44,13 @@ def runtimes_in(path: str, text: str, into: Runtimes) -> None:
             into.add(obj)
 
 
-def scan_inputs(files: list[str], stdin_text: str | None) -> tuple[list[PoolSpec], Runtimes]:
-    """What must be known before any object is linted, in one read of each file: the pool specs, and the
-    TrainJob runtimes and LLMInferenceService configs (an object finds its runtime in any file of the run).
-    Only files holding their markers are parsed here."""
+def scan_inputs(
+    files: list[str], stdin_text: str | None, nap_docs: list[Any] | None = None
+) -> tuple[list[PoolSpec], Runtimes]:
+    """What must be known before any object is linted, in one read of each file: the pool specs, the
+    Karpenter documents (into ``nap_docs``), and the TrainJob runtimes and LLMInferenceService configs (an
+    object finds its runtime in any file of the run). Only files holding their markers are parsed here."""
+    nap_docs = [] if nap_docs is None else nap_docs
     marker = pool_spec.model.API_VERSION.encode()
     pools: list[PoolSpec] = []
     runtimes = Runtimes()
@@ -53,6 +58,7 @@ def scan_inputs(files: list[str], stdin_text: str | None) -> tuple[list[PoolSpec
         if f == reader.STDIN:
             if stdin_text is not None:
                 pools.extend(pools_in(reader.STDIN_NAME, stdin_text))
+                nap_docs.extend(nap_inputs.documents_in(reader.STDIN_NAME, stdin_text))
                 if any(m.decode() in stdin_text for m in RUNTIME_MARKERS):
                     runtimes_in(reader.STDIN_NAME, stdin_text, runtimes)
             continue
@@ -65,7 +71,8 @@ def scan_inputs(files: list[str], stdin_text: str | None) -> tuple[list[PoolSpec
             continue
         has_pool = marker in raw
         has_runtime = any(m in raw for m in RUNTIME_MARKERS)
-        if has_pool or has_runtime:
+        has_nap = nap_inputs.has_marker(raw)
+        if has_pool or has_runtime or has_nap:
             try:
                 text = yamlio.decode(raw, f)
             except InputError:
@@ -74,6 +81,8 @@ def scan_inputs(files: list[str], stdin_text: str | None) -> tuple[list[PoolSpec
                 pools.extend(pools_in(f, text))
             if has_runtime:
                 runtimes_in(f, text, runtimes)
+            if has_nap:
+                nap_docs.extend(nap_inputs.documents_in(f, text))
     return pools, runtimes
 
 

@@ -29,6 +29,7 @@ class NapContext:
     admitted: Admitted
     inputs: NapInputs
     pool_specs: tuple[Any, ...] = field(default=())  # gpupool pool specs checked in the same run
+    clusters: tuple[Any, ...] = field(default=())  # nap.cluster.ClusterNap from az aks show (check --cluster)
 
     @property
     def gpu(self) -> bool:
@@ -46,20 +47,31 @@ def nap_rules() -> tuple[RuleInfo, ...]:
     return family(RULES_PACKAGE)
 
 
-def contexts(inputs: NapInputs, pool_specs: Iterable[Any] = ()) -> list[NapContext]:
-    specs = tuple(pool_specs)
+def contexts(
+    inputs: NapInputs, pool_specs: Iterable[Any] = (), clusters: Iterable[Any] = ()
+) -> list[NapContext]:
+    specs, known = tuple(pool_specs), tuple(clusters)
     out = []
     for p in inputs.node_pools:
         nc = inputs.node_class_of(p)
-        out.append(NapContext(p, nc, admitted(p, nc), inputs, specs))
+        out.append(NapContext(p, nc, admitted(p, nc), inputs, specs, known))
     return out
 
 
-def check_nap(inputs: NapInputs, pool_specs: Iterable[Any] = ()) -> list[Finding]:
-    """Run every GP8xx rule over the NodePools of ``inputs``; sorted by path and line."""
+def check_nap(
+    inputs: NapInputs, pool_specs: Iterable[Any] = (), clusters: Iterable[Any] = ()
+) -> list[Finding]:
+    """Run every GP8xx rule over the NodePools of ``inputs``; sorted by path and line. ``clusters``: what
+    ``az aks show`` says of NAP (:mod:`gpupool.nap.cluster`); rules about the cluster itself
+    (``check_clusters(clusters, pool_specs)``) run once, NodePools or not."""
     rules = nap_rules()
+    specs, known = tuple(pool_specs), tuple(clusters)
     found: list[Finding] = []
-    for ctx in contexts(inputs, pool_specs):
+    for ctx in contexts(inputs, specs, known):
         for rule in rules:
             found.extend(rule.module.check(ctx))
+    if known:
+        for rule in rules:
+            if hasattr(rule.module, "check_clusters"):
+                found.extend(rule.module.check_clusters(known, specs))
     return sorted(found, key=sort_key)

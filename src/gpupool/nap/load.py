@@ -9,6 +9,7 @@ static NodePools (replicas). Anything the API server would refuse is an :class:`
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from typing import Any
@@ -89,9 +90,9 @@ def parse_document(data: Any, path: str, doc_line: int = 1) -> NodePool | NodeCl
         spec = data["spec"]
         spec_line = line_of(data, "spec", doc_line)
     v.check(spec, shapes()[kind], "spec", spec_line)
-    if kind == "NodePool":
-        return _node_pool(v, name, spec, spec_line)
-    return _node_class(v, name, str(api), spec)
+    obj: NodePool | NodeClass
+    obj = _node_pool(v, name, spec, spec_line) if kind == "NodePool" else _node_class(v, name, str(api), spec)
+    return dataclasses.replace(obj, raw=data)
 
 
 def _node_class(v: Validator, name: str, api: str, spec: dict) -> NodeClass:

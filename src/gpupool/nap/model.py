@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 NODEPOOL_API = "karpenter.sh/v1"
 NODECLASS_GROUP = "karpenter.azure.com"
@@ -92,6 +93,7 @@ class NodePool:
     weight: int | None = None
     replicas: int | None = None
     where: Where = field(default_factory=Where, compare=False)
+    raw: Any = field(default=None, compare=False, repr=False)  # the document as read (render writes it back)
 
     @property
     def label(self) -> str:
@@ -115,6 +117,7 @@ class NodeClass:
     tags: dict[str, str] = field(default_factory=dict)
     fips_mode: str | None = None
     where: Where = field(default_factory=Where, compare=False)
+    raw: Any = field(default=None, compare=False, repr=False)  # the document as read (render writes it back)
 
     @property
     def label(self) -> str:

@@ -482,6 +482,8 @@ CLUSTER_CMD = "az aks show -g RESOURCE_GROUP -n CLUSTER -o json"
 
 
 def cluster_from_data(data: Any, path: str) -> Cluster:
+    from gpupool.nap.cluster import mode_of as nap_mode_of
+
     _not_rest(data, path, CLUSTER_CMD)
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
         raise _err(path, "expected a managed cluster object with a name", CLUSTER_CMD)
@@ -511,6 +513,7 @@ def cluster_from_data(data: Any, path: str) -> Cluster:
         pool_names=tuple(p["name"] for p in pools),
         tier=f.get(sku, ("sku",), "sku.", "tier", (str,)),
         max_agent_pools=f.get(data, (), "", "maxAgentPools", (int,)),
+        node_provisioning=nap_mode_of(data, path).mode,
     )
 
 

@@ -155,6 +155,7 @@ class Cluster:
     pool_names: tuple[str, ...] = ()
     tier: str | None = None
     max_agent_pools: int | None = None  # the cluster's maxAgentPools (read-only API property)
+    node_provisioning: str = "Manual"  # nodeProvisioningProfile.mode: Auto when NAP is on (nap.cluster)
 
     @property
     def network(self) -> str | None:

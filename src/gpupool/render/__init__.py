@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpupool.errors import InputError
+from gpupool.nap.model import NapInputs
 from gpupool.spec.model import PoolSpec
 
 FORMATS = ("az", "arm", "terraform", "k8s")
@@ -49,8 +50,10 @@ def _cluster_stems(keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], str
     return {k: (k[1] if lowered.count(k[1].lower()) == 1 else f"{k[0]}-{k[1]}") for k in keys}
 
 
-def render_files(pools: Sequence[PoolSpec], formats: Iterable[str] = FORMATS) -> list[RenderedFile]:
-    """Every file of a render, in a stable order. Pure: nothing is written."""
+def render_files(pools: Sequence[PoolSpec], formats: Iterable[str] = FORMATS, nap: NapInputs | None = None,
+                 cluster: tuple[str, str] | None = None) -> list[RenderedFile]:
+    """Every file of a render, in a stable order. Pure: nothing is written. ``nap``: Karpenter NodePools and
+    AKSNodeClasses, rendered for ``cluster`` (resource group, name) by :mod:`gpupool.render.nap`."""
     from gpupool.render import arm, az, manifests, operator, readme, terraform
     from gpupool.render.naming import check_renderable, stems
 
@@ -95,17 +98,24 @@ def render_files(pools: Sequence[PoolSpec], formats: Iterable[str] = FORMATS) ->
                 if any(pool is g for g in group):
                     operator_paths[stem] = f"{base}/install.sh"
         out += body
-    if "az" in fmts:
+    if "az" in fmts and pools:
         with_k8s = "k8s" in fmts
         text = az.script(pools, k8s_paths if with_k8s else None, operator_paths if with_k8s else None)
         out.append(RenderedFile("az/create-node-pools.sh", text, True))
     if "arm" in fmts:
         for pool, stem in zip(pools, pool_stems, strict=True):
             out.append(RenderedFile(f"arm/{stem}.json", arm.render(pool)))
-    if "terraform" in fmts:
+    if "terraform" in fmts and pools:
         out.append(RenderedFile("terraform/main.tf", terraform.render(pools)))
+    if nap and cluster is not None:
+        from gpupool.render import nap as nap_render
+
+        out += [RenderedFile(p, t, x) for p, t, x in nap_render.files(nap, cluster, fmts)]
     paths = [f.path for f in out]
-    out.insert(0, RenderedFile("README.md", readme.readme(pools, pool_stems, paths, fmts)))
+    text = readme.readme(pools, pool_stems, paths, fmts) if pools else ""
+    if nap and cluster is not None:
+        text += ("\n" if text else "") + nap_render.readme_section(nap, cluster, paths, alone=not pools)
+    out.insert(0, RenderedFile("README.md", text))
     out.sort(key=lambda f: (f.path != "README.md", f.path))
     return out
 
@@ -121,7 +131,8 @@ def _is_empty_dir(path: Path) -> bool:
 
 
 def write_all(pools: Sequence[PoolSpec], outdir: str | Path, formats: Iterable[str] = FORMATS,
-              force: bool = False) -> list[Path]:
+              force: bool = False, nap: NapInputs | None = None,
+              cluster: tuple[str, str] | None = None) -> list[Path]:
     """Render ``pools`` into ``outdir`` atomically; returns the files written.
 
     ``outdir`` must not exist, or be empty, unless ``force``: then the rendered files replace their old
@@ -129,7 +140,7 @@ def write_all(pools: Sequence[PoolSpec], outdir: str | Path, formats: Iterable[s
     left alone. Raises InputError for an unusable ``outdir``.
     """
     out = Path(outdir)
-    files = render_files(pools, formats)  # render first: any error happens before the disk is touched
+    files = render_files(pools, formats, nap, cluster)  # render first: errors before the disk is touched
     if out.exists() and not out.is_dir():
         raise InputError(str(out), None, "exists and is not a directory")
     replacing = out.exists() and not _is_empty_dir(out)

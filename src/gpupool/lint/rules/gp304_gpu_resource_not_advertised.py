@@ -50,6 +50,8 @@ SUMMARY = "The pod requests a GPU resource name (MIG profile, .shared, ...) that
 
 def _hint(resource: str, views: list[PoolView]) -> str:
     for v in views:
+        if not hasattr(v.pool, "gpu_settings"):
+            continue  # a NodePool's size (NAP has no MIG or time-slicing settings)
         g = v.pool.gpu_settings
         ts = v.time_slicing
         if resource.endswith(".shared") and ts is not None and not ts.rename_by_default:

@@ -9,6 +9,11 @@ What it checks
   empty key with `Exists` tolerates everything, an empty effect matches every effect). The taint AKS adds
   to Spot pools (`kubernetes.azure.com/scalesetpriority=spot:NoSchedule`) counts too.
 
+  Karpenter NodePools (Node Auto Provisioning) given with `--pool` or among the inputs are landing places
+  too: a GPU pod must tolerate every `NoSchedule` / `NoExecute` taint of the NodePool
+  (`spec.template.spec.taints`; `startupTaints` are removed after start and not asked for), or NAP never
+  creates a node for it there. The message names the NodePool.
+
   Like every GPU rule it looks at every pod template of an object: built-in workloads, and the workload
   custom resources of Kubeflow (PyTorchJob, TFJob, MPIJob, XGBoostJob, PaddleJob, JAXJob, Notebook,
   TrainJob), KubeRay (RayCluster, RayJob, RayService), KServe (InferenceService, LLMInferenceService),
@@ -29,7 +34,9 @@ Source
   k8s.io/api core/v1 `Toleration.ToleratesTaint`; scheduler wording by version:
   `k8s/data/scheduler.yaml` (kubernetes/kubernetes#109119, #134740, checked 2026-08-21); AKS Spot
   taint: MicrosoftDocs/azure-aks-docs `spot-node-pool.md`; the AKS GPU docs' example
-  uses `sku=gpu:NoSchedule` (MicrosoftDocs/azure-aks-docs `use-nvidia-gpu.md`).
+  uses `sku=gpu:NoSchedule` (MicrosoftDocs/azure-aks-docs `use-nvidia-gpu.md`). NodePools:
+  kubernetes-sigs/karpenter `pkg/controllers/provisioning/scheduling/nodeclaim.go` (`CanAdd`: every taint
+  tolerated) and `pkg/scheduling/taints.go` @226646810437 (2026-08-20).
 
 Fix
   Add the toleration printed in the fix line.
@@ -81,16 +88,19 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
     if not candidates or any(not f.untolerated for f in candidates):
         return
     wanted = ", ".join(sorted(ctx.requests))
-    parts = []
-    for f in candidates[:3]:
+    parts: list[str] = []
+    for f in candidates:  # a NodePool is one landing place whatever size it would create
         taints = ", ".join(str(t) for t in f.untolerated)
-        parts.append(f"{taints} of pool {f.view.name}")
+        part = f"{taints} of {f.view.place}"
+        if part not in parts:
+            parts.append(part)
     best = min(candidates, key=lambda f: len(f.untolerated))
     first = best.untolerated[0]  # the scheduler names a node's first untolerated taint (before 1.34.2)
     said = ctx.index.scheduler.taint(first.key, first.value)
-    msg = (
-        f"requests {wanted} but does not tolerate taint {'; '.join(parts)}: the pod stays Pending "
-        f'("{said}")'
-    )
+    msg = f"requests {wanted} but does not tolerate taint {'; '.join(parts[:3])}: the pod stays Pending "
+    if hasattr(best.view, "nodepool"):  # Karpenter skips a NodePool whose taints the pod does not tolerate
+        msg += "(NAP creates no node for it there: Karpenter wants every taint of a NodePool tolerated)"
+    else:
+        msg += f'("{said}")'
     fix = "add to the pod's tolerations: " + "; ".join(format_toleration(t) for t in best.untolerated)
     yield ctx.finding(ID, SEVERITY, msg, ctx.spec_key("tolerations"), fix=fix, pool=best.view.name)

@@ -7,6 +7,8 @@ What it checks
   selector excludes every GPU pool (GP306) is still judged, against the pools it selects, else every pool
   that advertises the resource. A node of Standard_NC4as_T4_v3 has 1 `nvidia.com/gpu`; of
   Standard_ND96asr_v4 with MIG1g Mixed, 56 `nvidia.com/mig-1g.5gb`; time-slicing multiplies by replicas.
+  A Karpenter NodePool counts as one node shape per size it admits (and the pod's selectors accept): NAP
+  cannot create a node with more GPUs than its largest such size.
 
 Why
   A pod never spans nodes: it stays Pending with `Insufficient nvidia.com/gpu` and the cluster autoscaler
@@ -62,7 +64,7 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
     have = biggest.resources.get(r, 0)
     msg = (
         f"requests {format_quantity(q)} {r} per pod, but one node of {biggest.describe()} has {have}: "
-        f'the pod stays Pending ("Insufficient {r}") and the autoscaler cannot help'
+        f'the pod stays Pending ("Insufficient {r}") and {biggest.scaler} cannot help'
     )
     yield ctx.finding(
         ID,

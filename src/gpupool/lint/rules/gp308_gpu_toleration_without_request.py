@@ -62,9 +62,10 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
             if tolerates(tol, taint):
                 at = (*ctx.spec_path, "tolerations", i)
                 break
-    pools = ", ".join(f"{f.view.name} ({', '.join(str(t) for t in f.view.hard_taints)})" for f in hits[:3])
+    places = dict.fromkeys(f"{f.view.place} ({', '.join(str(t) for t in f.view.hard_taints)})" for f in hits)
+    pools = ", ".join(list(places)[:3])  # a NodePool once, whatever sizes it admits
     msg = (
-        f"tolerates the taints of GPU pool {pools} but requests no GPU: it may be scheduled onto a GPU "
+        f"tolerates the taints of GPU {pools} but requests no GPU: it may be scheduled onto a GPU "
         "node, use its CPU and memory and keep it from scaling down"
     )
     yield ctx.finding(

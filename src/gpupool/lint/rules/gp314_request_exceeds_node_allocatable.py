@@ -11,7 +11,10 @@ What it checks
   the VM size's vCPUs and memory less the AKS reservations (kube-reserved CPU by core count, kube-reserved
   memory and the eviction threshold by Kubernetes version), computed by the same code as `gpupool
   simulate` (`design.nodeshape.node_shape`). Ephemeral storage is not judged (the OS disk size is not in
-  the pool spec).
+  the pool spec). For a Karpenter NodePool, each size it admits (and the pod's selectors accept) is judged
+  with the allocatable Karpenter counts: memory less NAP's 7.5 % VM overhead, less kube-reserved by its
+  tax brackets and a 750Mi eviction threshold (Azure/karpenter-provider-azure
+  `pkg/providers/instancetype/instancetype.go` @352646f59929, 2026-08-21).
 
 Why
   The pod stays Pending with `Insufficient cpu` / `Insufficient memory` and the cluster autoscaler does
@@ -94,7 +97,7 @@ def check(ctx: WorkloadContext) -> Iterator[Finding]:
     have = Fraction(alloc.get(r, 0), unit.get(r, 1))
     msg = (
         f"requests {_show(r, q)} per pod, but one node of {view.describe()} has {_show(r, have)} allocatable "
-        f'after AKS reservations: the pod stays Pending ("Insufficient {r}") and the autoscaler cannot help'
+        f'after {view.reservations}: the pod stays Pending ("Insufficient {r}") and {view.scaler} cannot help'
     )
     at = ctx.spec_path
     for cpath, req, lim in ctx.resource_sections():
