@@ -312,19 +312,23 @@ def discover_files(paths: Sequence[str | os.PathLike[str]], exclude: Sequence[st
     return list(dict.fromkeys(out))
 
 
-def load_pool_specs(
-    paths: Sequence[str | os.PathLike[str]], exclude: Sequence[str] = (), allow_empty: bool = False
-) -> list[Any]:
-    """Pool specs from files, ``-`` and directories (:func:`discover_files`; in a directory only the files
-    holding a pool spec are read, manifests beside them are left to lint and simulate).
+def input_files(
+    paths: Sequence[str | os.PathLike[str]],
+    exclude: Sequence[str],
+    allow_empty: bool,
+    wanted: Any,
+    what: str = "pool spec (GpuNodePool or NodePool)",
+) -> list[tuple[str, list[Any]]]:
+    """The files a pool-reading command reads, each with its documents: a file or ``-`` named on the command
+    line (all of it: a document that is not ``wanted`` is the caller's error to raise), and in a directory
+    (:func:`discover_files`) the files holding a ``wanted`` document (manifests beside them are left to
+    lint and simulate).
 
     ``allow_empty`` (the commands with ``--fail-if-empty``): inputs with nothing in them — an empty or
-    comment-only file, a directory with no YAML/JSON file or only empty or binary ones — give no pool
-    instead of an error ("nothing to check"); a file with documents none of which is a pool spec is still
-    bad input (exit 2)."""
+    comment-only file, a directory with no YAML/JSON file or only empty or binary ones — give nothing
+    instead of an error ("nothing to check"); a named file none of whose documents is wanted is still bad
+    input (exit 2)."""
     from gpupool import yamlio
-    from gpupool.spec import load_pools
-    from gpupool.spec.load import is_pool_document
 
     def documents(f: str, walked: bool) -> list[Any]:
         try:
@@ -334,9 +338,10 @@ def load_pool_specs(
                 return []
             raise
 
-    out: list[Any] = []
+    out: list[tuple[str, list[Any]]] = []
     for p in paths:
-        if str(p) != "-" and os.path.isdir(p):
+        name = str(p)
+        if name != "-" and os.path.isdir(p):
             try:
                 files = discover_files([p], exclude)
             except InputError:
@@ -344,17 +349,29 @@ def load_pool_specs(
                     continue
                 raise
             read = {f: documents(f, True) for f in files}
-            found = [f for f, docs in read.items() if any(is_pool_document(d.data) for d in docs)]
+            found = [f for f, docs in read.items() if any(wanted(d.data) for d in docs)]
             if not found:
                 if allow_empty and not any(read.values()):
                     continue
-                raise InputError(str(p), None, "no pool spec (GpuNodePool or NodePool) in this directory")
-            for f in found:
-                out.extend(load_pools(f))
-        elif allow_empty and str(p) != "-" and os.path.isfile(p) and not documents(str(p), False):
+                raise InputError(name, None, f"no {what} in this directory")
+            out.extend((f, read[f]) for f in found)
             continue
-        else:
-            out.extend(load_pools(p))
+        docs = documents(name, False)
+        if not docs and allow_empty and name != "-" and os.path.isfile(p):
+            continue
+        out.append((name, docs))
+    return out
+
+
+def load_pool_specs(
+    paths: Sequence[str | os.PathLike[str]], exclude: Sequence[str] = (), allow_empty: bool = False
+) -> list[Any]:
+    """Pool specs from files, ``-`` and directories (:func:`input_files`)."""
+    from gpupool.spec.load import is_pool_document, pools_from_documents
+
+    out: list[Any] = []
+    for name, docs in input_files(paths, exclude, allow_empty, is_pool_document):
+        out.extend(pools_from_documents(name, docs))
     return out
 
 

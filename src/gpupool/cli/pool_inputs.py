@@ -24,26 +24,18 @@ from gpupool.nap.model import NapInputs
 def load_inputs(
     paths: Sequence[str | os.PathLike[str]], exclude: Sequence[str] = (), allow_empty: bool = False
 ) -> tuple[list[Any], NapInputs]:
-    """(pool specs, Karpenter objects) from ``paths``. Raises InputError for bad input."""
-    from gpupool.cli.common import discover_files
+    """(pool specs, Karpenter objects) from ``paths`` (the files of :func:`gpupool.cli.common.input_files`).
+    Raises InputError for bad input."""
+    from gpupool.cli.common import input_files
     from gpupool.spec.load import check_unique, is_pool_document, parse_pool
     from gpupool.spec.model import API_VERSION
 
-    def documents(f: str, walked: bool) -> list[yamlio.Document]:
-        try:
-            return [d for d in yamlio.load_file(f) if d.data is not None]
-        except yamlio.BinaryFileError:
-            if allow_empty and walked:
-                return []
-            raise
-
-    def wanted(d: yamlio.Document) -> bool:
-        return is_pool_document(d.data) or is_nap_document(d.data)
+    def wanted(data: Any) -> bool:
+        return is_pool_document(data) or is_nap_document(data)
 
     pools: list[Any] = []
     nap_docs: list[tuple[Any, str, int]] = []
-
-    def take(name: str, docs: list[yamlio.Document]) -> None:
+    for name, docs in input_files(paths, exclude, allow_empty, wanted):
         if not docs:
             raise InputError(name, None, "no pool spec found (expected kind GpuNodePool or NodePool)")
         here = []
@@ -65,28 +57,6 @@ def load_inputs(
                 )
         check_unique(here)  # per file, as load_pools does (one cluster's pools per file)
         pools.extend(here)
-
-    for p in paths:
-        if str(p) != "-" and os.path.isdir(p):
-            try:
-                files = discover_files([p], exclude)
-            except InputError:
-                if allow_empty:
-                    continue
-                raise
-            read = {f: documents(f, True) for f in files}
-            found = [f for f, docs in read.items() if any(wanted(d) for d in docs)]
-            if not found:
-                if allow_empty and not any(read.values()):
-                    continue
-                raise InputError(str(p), None, "no pool spec (GpuNodePool or NodePool) in this directory")
-            for f in found:
-                take(f, read[f])
-        elif allow_empty and str(p) != "-" and os.path.isfile(p) and not documents(str(p), False):
-            continue
-        else:
-            name = str(p)
-            take(name, [d for d in yamlio.load_file(p) if d.data is not None])
     return pools, parse_inputs(nap_docs)
 
 

@@ -399,8 +399,12 @@ def parse_pool(data: Any, path: str, doc_line: int = 1) -> PoolSpec:
 
 def load_pools(path: str | Path) -> list[PoolSpec]:
     """All pool specs in a file. Non-pool documents are an error here (use lint for manifests)."""
-    name = str(path)
-    docs = yamlio.load_file(path)
+    return pools_from_documents(str(path), yamlio.load_file(path))
+
+
+def pools_from_documents(name: str, docs: Iterable[yamlio.Document]) -> list[PoolSpec]:
+    """The pool specs of one file's documents (``name``: the file). A document that is not one, or a file
+    with none, is bad input."""
     pools = []
     for doc in docs:
         if doc.data is None:
