@@ -11,26 +11,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from gpupool.spec.model import Where  # where an object was written, as for a pool spec
+
 NODEPOOL_API = "karpenter.sh/v1"
 NODECLASS_GROUP = "karpenter.azure.com"
 NODECLASS_APIS = ("karpenter.azure.com/v1beta1", "karpenter.azure.com/v1alpha2")
 
 GPU_RESOURCES = ("nvidia.com/gpu", "amd.com/gpu")
-
-
-@dataclass(frozen=True)
-class Where:
-    """Where an object was written: file, its document's line, and the line of each field given."""
-
-    path: str = "<input>"
-    line: int = 1
-    fields: dict[str, int] = field(default_factory=dict)  # dotted path ("spec.limits.cpu") -> line
-
-    def line_of(self, *dotted: str) -> int:
-        for d in dotted:
-            if d in self.fields:
-                return self.fields[d]
-        return self.line
 
 
 @dataclass(frozen=True)
