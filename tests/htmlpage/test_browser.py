@@ -112,3 +112,20 @@ def test_hostile_page_runs_no_script(tmp_path):
     assert v.blocked == [] and v.resources == [], "the page loaded something (an injected <img>?)"
     assert v.images == 0 and v.handlers == 0
     assert [p["pool"] for p in v.pools] == ["gpunp"]
+
+
+def test_nap_example_page_renders_and_boxes_fit(tmp_path):
+    """The Node Auto Provisioning example: the NodePool's chain drawn like a pool's, every box text inside
+    its box, short, no script from the input."""
+    page = tmp_path / "nap.html"
+    nap = REPO / "examples" / "nap"
+    r = run_cli("report", str(nap / "gpu-nodepool.yaml"), str(nap / "workloads.yaml"), "--out", str(page))
+    assert r.exit_code == 1 and page.is_file(), r.stderr  # GP307: the trainer's 4 GPUs fit no admitted size
+    for width in (1400, 800):
+        v = visit(page, width=width, height=900)
+        assert v.console_errors == [] and v.page_errors == [] and v.dialogs == [] and v.resources == []
+        assert v.overflow == [], (width, v.overflow)
+        assert [p["pool"] for p in v.pools] == ["gpu-a100-h100"]
+        assert v.pools[0]["stages"] == ["pool", "sizes", "driver", "plugin", "resources", "workloads"]
+        assert ["resources-workloads", "broken"] in v.pools[0]["edges"]
+    assert v.page_height < MAX_PAGE_HEIGHT

@@ -19,7 +19,8 @@ def register(app: typer.Typer) -> None:
         files: list[Path] = typer.Argument(
             ...,
             metavar="SPEC... [WORKLOADS...]",
-            help="Pool specs and workload manifests (files or directories; told apart by kind).",
+            help="Pool specs, Karpenter NodePools and AKSNodeClasses, and workload manifests (files or "
+            "directories; told apart by kind).",
         ),
         out: Path = typer.Option(
             None, "--out", "-d", metavar="FILE", help="The HTML file to write (required)."
@@ -57,14 +58,15 @@ def register(app: typer.Typer) -> None:
         no_config: bool = no_config_option(),
         fail_on: FailOn = fail_on_option(),
     ) -> None:
-        """Write one HTML page: the GPU chain per pool, capacity and cost, findings, Pending pods.
+        """Write one HTML page: the GPU chain per pool and NodePool, capacity and cost, findings, Pending.
 
         The page is self-contained and works offline (inline CSS and SVG, no network, no external fonts;
-        a strict Content-Security-Policy). It runs check, lint (when workloads are given), simulate, with
-        --current diff, and with --snapshot doctor. Everything from the input files is escaped.
+        a strict Content-Security-Policy). It runs check (GP8xx too on Karpenter NodePools), lint (when
+        workloads are given), simulate (with Node Auto Provisioning for the NodePools), with --current diff,
+        and with --snapshot doctor. Everything from the input files is escaped.
 
-        Pool specs with error findings always exit 1, even with --fail-on none: the page shows why, but a
-        spec AKS would refuse never passes (render and plan refuse it).
+        Pool specs or NodePools with error findings from check always exit 1, even with --fail-on none: the
+        page shows why, but a spec AKS would refuse never passes (render and plan refuse it).
 
         Exit codes: 0 no finding at --fail-on or above, 1 otherwise (the page is written either way),
         2 bad input (nothing is written).
@@ -98,12 +100,16 @@ def register(app: typer.Typer) -> None:
             findings += d.findings
         if res.doctor is not None:
             findings += res.doctor.findings
-        typer.echo(f"gpupool: wrote {output} ({len(html.encode('utf-8')) // 1024 + 1} KiB, "
-                   f"{plural(len(res.pools), 'pool')})", err=True)
+        node_pools = len(res.nap.node_pools) if res.nap else 0
+        counted = plural(len(res.pools), "pool")
+        if node_pools:
+            counted += f", {plural(node_pools, 'NodePool')}"
+        size = len(html.encode("utf-8")) // 1024 + 1
+        typer.echo(f"gpupool: wrote {output} ({size} KiB, {counted})", err=True)
         errors = sum(1 for f in res.check if f.severity.value == "error")
         if errors:  # the page shows why; it never passes a spec AKS would refuse, whatever --fail-on says
-            typer.echo(f"gpupool: {plural(errors, 'error')} in the pool specs: nothing on the page can be "
-                       "created as "
-                       "written (render and plan refuse these specs)", err=True)
+            where = "the pool specs and NodePools" if node_pools else "the pool specs"
+            typer.echo(f"gpupool: {plural(errors, 'error')} in {where}: nothing on the page can be "
+                       "created as written (render and plan refuse these specs)", err=True)
             raise typer.Exit(1)
         raise typer.Exit(exit_code(findings, fail_on.severity))

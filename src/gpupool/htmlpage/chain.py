@@ -1,7 +1,10 @@
-"""The AKS GPU chain of one pool as plain data, and its diagram.
+"""The AKS GPU chain of one pool or Karpenter NodePool as plain data, and its diagram.
 
 A GPU pool's chain: pool → VM size and GPUs → NVIDIA driver → device plugin → what each node advertises →
-the workloads that land there. A plain pool's chain is pool → VM size → workloads. Each stage has a title
+the workloads that land there. A plain pool's chain is pool → VM size → workloads. A NodePool's (Node Auto
+Provisioning) is the same with the sizes its requirements admit in place of one VM size, the AKSNodeClass's
+``gpu.mode`` at the driver, and the pods simulate's NAP model placed on the NodeClaims it created; a NodePool
+that can create no GPU node has NodePool → admitted sizes → workloads. Each stage has a title
 and a few lines of real values (catalog facts and :mod:`gpupool.design.node`, the same code ``plan`` and
 ``simulate`` use). Findings are attached to the stage they concern (:data:`STAGE_OF`, by rule); an error
 at a stage breaks the link into it, a warning marks it.
@@ -17,11 +20,16 @@ from gpupool.htmlpage.words import plural
 
 STAGES = ("pool", "vm", "driver", "plugin", "resources", "workloads")
 PLAIN_STAGES = ("pool", "vm", "workloads")
+NAP_STAGES = ("pool", "sizes", "driver", "plugin", "resources", "workloads")
+NAP_PLAIN_STAGES = ("pool", "sizes", "workloads")
+ORDER = ("pool", "vm", "sizes", "driver", "plugin", "resources", "workloads")
+"""Every stage key, in chain order (a pool's chain has ``vm``, a NodePool's ``sizes``)."""
 TOOLTIP_LINES = 12
-TITLED = ("pool", "vm", "workloads")  # stages whose box shows a title line (name, size, pod count)
+TITLED = ("pool", "vm", "sizes", "workloads")  # stages whose box shows a title line (name, size, pod count)
 STAGE_TITLES = {
     "pool": "Node pool",
     "vm": "VM size and GPUs",
+    "sizes": "Admitted sizes",
     "driver": "NVIDIA driver",
     "plugin": "Device plugin",
     "resources": "Advertised per node",
@@ -33,13 +41,17 @@ _BY_STAGE = {
     "driver": "GP108 GP115 GP117 GP120 GP121 GP122 GP123 GP129 GP130 GP133 GP134",
     "plugin": "GP109 GP110 GP111 GP112 GP113 GP116 GP118 GP119 GP131 GP309",
     "resources": "GP304 GP307 GP310 GP506",
-    "workloads": "GP301 GP302 GP303 GP305 GP306 GP308 GP311 GP402 GP501 GP502 GP503 GP504",
-    "pool": "GP114 GP124 GP126 GP127 GP128 GP132 GP401 GP403 GP404 GP405 GP505 GP507",
+    "workloads": "GP301 GP302 GP303 GP305 GP306 GP308 GP311 GP402 GP501 GP502 GP503 GP504 GP508",
+    "pool": "GP114 GP124 GP126 GP127 GP128 GP132 GP401 GP403 GP404 GP405 GP505 GP507 GP802 GP805 GP806",
+    "sizes": "GP801 GP803 GP804",
 }
 STAGE_OF = {rule: stage for stage, rules in _BY_STAGE.items() for rule in rules.split()}
 """Which stage of the chain a rule's finding concerns (presentation only; the rule's docs say why)."""
 
-_FAMILY_STAGE = {"GP1": "pool", "GP2": "workloads", "GP3": "workloads", "GP4": "pool", "GP5": "workloads"}
+_FAMILY_STAGE = {"GP1": "pool", "GP2": "workloads", "GP3": "workloads", "GP4": "pool", "GP5": "workloads",
+                 "GP8": "pool"}
+NAP_STAGE = {"vm": "sizes"}
+"""A stage of a pool's chain -> the NodePool chain's stage that stands for it (a finding on a NodePool)."""
 
 
 DOCTOR_STAGE = {"input": "pool", "nodes": "vm", "driver": "driver", "device-plugin": "plugin",
@@ -62,6 +74,11 @@ class Stage:
     state: str = "ok"  # ok | warn | broken
     marks: list[str] = field(default_factory=list)  # rule IDs (or "Pending") drawn on the link into it
     full: list[str] = field(default_factory=list)  # every line in full (the tooltip)
+    kicker: str = ""  # the box's heading; "" for STAGE_TITLES[key]
+
+    @property
+    def heading(self) -> str:
+        return self.kicker or STAGE_TITLES[self.key]
 
 
 # ---- the stages' values ---------------------------------------------------------------------------
@@ -167,6 +184,13 @@ def stages_of(pool: Any, workloads: list[dict[str, Any]]) -> list[Stage]:
         full = [t for t, _ in r_lines] + (list(adv.notes) if adv else [])
         out.append(Stage("resources", STAGE_TITLES["resources"], r_lines, full=full))
 
+    out.append(workloads_stage(workloads))
+    return out
+
+
+def workloads_stage(workloads: list[dict[str, Any]], extra: list[tuple[str, str]] | None = None) -> Stage:
+    """The last box: the workloads that land ({ref, pods, pending}), ``extra`` lines first (a NodePool's
+    NodeClaims)."""
     pods = sum(w["pods"] for w in workloads)
     w_lines: list[tuple[str, str]] = []
     for w in workloads:
@@ -186,7 +210,139 @@ def stages_of(pool: Any, workloads: list[dict[str, Any]]) -> list[Stage]:
     if not w_lines:
         w_lines = [("none lands here", "dim")]
     title = f"{plural(pods, 'pod')} placed"
-    out.append(Stage("workloads", title, w_lines, full=full or ["no workload lands here"]))
+    if extra:
+        w_lines = [*extra, *w_lines]
+        full = [t for t, _ in extra] + full
+    return Stage("workloads", title, w_lines, full=full or ["no workload lands here"])
+
+
+# ---- a Karpenter NodePool's chain ------------------------------------------------------------------
+
+SIZES_SHOWN = 3
+"""Admitted size names drawn in the box (the tooltip and the list under the drawing have more)."""
+MANAGED_GPU_TAG = "EnableManagedGPUExperience"
+"""The AKSNodeClass tag that asks AKS for the managed GPU experience (driver and device plugin by AKS)."""
+
+
+def _range(values: list[int]) -> str:
+    lo, hi = min(values), max(values)
+    return str(lo) if lo == hi else f"{lo}..{hi}"
+
+
+def nodepool_gpu(pool: Any, adm: Any) -> bool:
+    """Whether a NodePool gets the GPU chain: it can create GPU nodes, or it is set up for them (GPU
+    requirements, a GPU limit or taint) though its requirements or AKSNodeClass leave it none."""
+    from gpupool.nap.model import GPU_RESOURCES
+    from gpupool.nap.sizes import gpu_scoped
+
+    if adm.any_gpu or any(s.manufacturer for s, _ in adm.filtered) or gpu_scoped(pool):
+        return True
+    return any(k in GPU_RESOURCES for k in pool.limits) or any(
+        t.key in GPU_RESOURCES or t.key == "sku" for t in pool.taints)
+
+
+def nodepool_stages(pool: Any, node_class: Any, adm: Any, workloads: list[dict[str, Any]],
+                    provisioned: list[tuple[str, str]] | None = None) -> list[Stage]:
+    """The chain of a Karpenter NodePool (``pool``, with its AKSNodeClass or None and the sizes it admits,
+    :class:`gpupool.nap.sizes.Admitted`): requirements → admitted sizes → driver (``gpu.mode``) → device
+    plugin → advertised per node → the workloads NAP's NodeClaims took (``provisioned``: lines on them)."""
+    gpu_chain = nodepool_gpu(pool, adm)
+    out: list[Stage] = []
+
+    nc_name = node_class.name if node_class is not None else None
+    reqs = plural(len(pool.requirements), "requirement")
+    lines: list[tuple[str, str]] = [(f"weight {pool.weight or 0} · {reqs}", "")]
+    full = [f"NodePool {pool.name} (Node Auto Provisioning)", f"weight {pool.weight or 0}"]
+    full += [f"requirement {r}" for r in pool.requirements]
+    taints = [str(t) for t in pool.taints]
+    if taints:
+        lines.append(("taint " + taints[0], "mono"))
+        if len(taints) > 1:
+            lines.append((f"+{plural(len(taints) - 1, 'more taint')}", "dim"))
+    else:
+        lines.append(("no taints", "warn" if gpu_chain else "dim"))
+    full += [f"taint {t}" for t in taints] or ["no taints"]
+    if pool.limits:
+        limit = ", ".join(f"{k} {v}" for k, v in pool.limits.items())
+        lines.append((f"limits {limit}", "dim"))
+        full.append(f"limits {limit}")
+    full.append(f"consolidation {pool.consolidation_policy}, expireAfter {pool.expire_after}")
+    full.append(f"AKSNodeClass {nc_name}" if nc_name else "AKSNodeClass not among the inputs (its defaults)")
+    out.append(Stage("pool", pool.name, lines, full=full, kicker="NodePool (NAP)"))
+
+    gpu_sizes = list(adm.gpu)
+    plain = [s for s in adm.sure if not s.advertised()]
+    shown = gpu_sizes if gpu_chain else list(adm.sure)
+    unsure = len(adm.maybe)
+    s_lines: list[tuple[str, str]] = [(s.name, "mono") for s in shown[:SIZES_SHOWN]]
+    if len(shown) > SIZES_SHOWN:
+        s_lines.append((f"+{len(shown) - SIZES_SHOWN} more", "dim"))
+    if gpu_chain and plain:
+        s_lines.append((f"+{plural(len(plain), 'size')} without GPU", "dim"))
+    if unsure:
+        s_lines.append((f"cannot tell: {plural(unsure, 'size')}", "dim"))
+    if adm.filtered:
+        s_lines.append((f"{len(adm.filtered)} ruled out by the AKSNodeClass", "warn"))
+    if not shown:
+        s_lines.insert(0, ("admits no GPU size" if gpu_chain else "admits no size", "bad"))
+    title = plural(len(shown), "GPU size" if gpu_chain else "size") if shown else "none"
+    noun = "GPU size" if gpu_chain else "size"
+    s_full = [f"{plural(len(shown), noun)} admitted:", *[s.name for s in shown[:24]]]
+    if len(shown) > 24:
+        s_full.append(f"... and {len(shown) - 24} more (gpupool plan lists them all)")
+    if gpu_chain and plain:
+        s_full.append(f"and {plural(len(plain), 'size')} without GPU")
+    if unsure:
+        s_full.append(f"cannot tell for {plural(unsure, 'size')}: a label gpupool does not know per size, "
+                      "or a size of NAP's GPU registry the catalog lacks")
+    s_full += [f"ruled out: {s.name}: {why}" for s, why in adm.filtered[:4]]
+    out.append(Stage("sizes", title, s_lines, full=s_full))
+
+    if gpu_chain:
+        mode = node_class.effective_gpu_mode if node_class is not None else "Driver"
+        family = node_class.effective_image_family if node_class is not None else "Ubuntu"
+        makers = {s.manufacturer for s in [*gpu_sizes, *adm.maybe, *(f for f, _ in adm.filtered)]
+                  if s.manufacturer} or {"nvidia"}
+        managed = node_class is not None and str(node_class.tags.get(MANAGED_GPU_TAG, "")).lower() == "true"
+        if mode == "Driver" and "nvidia" not in makers:
+            d_lines = [("NAP installs none", "bad"), ("gpu.mode Driver", "mono"),
+                       ("NVIDIA sizes only", "dim")]
+            d_full = ["gpu.mode Driver: NAP installs drivers for NVIDIA sizes only", f"image family {family}"]
+        elif mode == "Driver":
+            d_lines = [("NAP installs it", "strong"), ("gpu.mode Driver", "mono"), (f"{family} image", "dim")]
+            d_full = ["gpu.mode Driver (the default): NAP installs the NVIDIA driver on each GPU node",
+                      f"image family {family}"]
+        else:
+            d_lines = [("bring your own", "strong"), ("gpu.mode None", "mono"),
+                       ("e.g. the GPU Operator", "dim")]
+            d_full = ["gpu.mode None: NAP installs no GPU driver; the GPU Operator (or you) installs it",
+                      f"image family {family}"]
+        out.append(Stage("driver", STAGE_TITLES["driver"], d_lines, full=d_full))
+
+        if mode != "Driver" or "nvidia" not in makers:
+            operator = "from the GPU Operator" if "nvidia" in makers else "from the AMD GPU Operator"
+            p_lines = [(operator, "strong"), ("installed with the driver", "dim")]
+        elif managed:
+            p_lines = [("deployed by AKS", "strong"), (f"{MANAGED_GPU_TAG} tag", "dim")]
+        else:
+            p_lines = [("you deploy it", "strong"), ("NVIDIA k8s-device-plugin", "dim")]
+        out.append(Stage("plugin", STAGE_TITLES["plugin"], p_lines, full=[t for t, _ in p_lines]))
+
+        per: dict[str, list[int]] = {}
+        for sz in gpu_sizes:
+            for k, v in sz.advertised().items():
+                per.setdefault(k, []).append(v)
+        r_lines = [(f"{k}: {_range(v)}", "mono strong") for k, v in sorted(per.items())]
+        r_full = [t for t, _ in r_lines]
+        if r_lines and len(gpu_sizes) > 1:
+            r_lines.append(("by the size NAP picks", "dim"))
+            r_full.append("per node, by the admitted size NAP launches")
+        if not r_lines:
+            r_lines = [("no GPU resource", "bad")]
+            r_full = ["no admitted size advertises a GPU resource"]
+        out.append(Stage("resources", STAGE_TITLES["resources"], r_lines, full=r_full))
+
+    out.append(workloads_stage(workloads, provisioned))
     return out
 
 
@@ -227,7 +383,7 @@ def rows_of(s: Stage, width: float) -> list[tuple[str, str, svg.Font]]:
     return rows
 
 
-def diagram(pool_name: str, stages: list[Stage]) -> svg.Canvas:
+def diagram(pool_name: str, stages: list[Stage], what: str = "pool") -> svg.Canvas:
     """Boxes left to right, one per stage, linked by arrows; a broken link has a gap, a cross and the
     rule IDs (or "Pending") under it. Every text is measured and wrapped to its box (svg.wrap)."""
     inner = BOX_W - 2 * PAD
@@ -237,7 +393,7 @@ def diagram(pool_name: str, stages: list[Stage]) -> svg.Canvas:
     label_h = 16
     width = 2 * MARGIN + len(stages) * BOX_W + (len(stages) - 1) * BOX_GAP
     height = 2 * MARGIN + box_h + label_h
-    c = svg.Canvas(width, height, f"GPU chain of pool {pool_name}", "chain")
+    c = svg.Canvas(width, height, f"GPU chain of {what} {pool_name}", "chain")
     y0 = MARGIN
     for i, s in enumerate(stages):
         x = MARGIN + i * (BOX_W + BOX_GAP)
@@ -258,7 +414,7 @@ def diagram(pool_name: str, stages: list[Stage]) -> svg.Canvas:
         svg.rect(g, x, y0, BOX_W, box_h, "box", 7)
         svg.rect(g, x, y0, BOX_W, HEAD_H, "box-head", 7)
         svg.rect(g, x, y0 + HEAD_H - 7, BOX_W, 7, "box-head", 0)
-        svg.text(g, x + PAD, y0 + 16.5, svg.cut(STAGE_TITLES[s.key], inner, KICKER), "kicker")
+        svg.text(g, x + PAD, y0 + 16.5, svg.cut(s.heading, inner, KICKER), "kicker")
         ty = y0 + HEAD_H + 17
         for n, (txt, cls, _) in enumerate(drawn[i]):
             svg.text(g, x + PAD, ty, txt, cls)

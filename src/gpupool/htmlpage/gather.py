@@ -1,5 +1,6 @@
-"""Run the engines a report shows: check (GP1xx), lint (GP2xx/GP3xx), simulate (GP5xx), diff (GP4xx), doctor
-(GP6xx, from a cluster snapshot).
+"""Run the engines a report shows: check (GP1xx, and GP8xx on Karpenter NodePools), lint (GP2xx/GP3xx),
+simulate (GP5xx, with Node Auto Provisioning for the NodePools), diff (GP4xx), doctor (GP6xx, from a cluster
+snapshot).
 
 Plain data in (files already chosen by the CLI, CURRENT already read), one :class:`Results` out. Every
 engine is the one the matching command runs, with its defaults; nothing is re-implemented here.
@@ -40,6 +41,7 @@ class Results:
     doctor: Any | None = None  # DoctorResult, from --snapshot
     snapshot: str | None = None
     seconds: dict[str, float] = field(default_factory=dict)  # read, check, lint, simulate, diff
+    nap: Any = None  # gpupool.nap.model.NapInputs: the Karpenter NodePools and AKSNodeClasses given
 
 
 def _placements(result: Any) -> list[Placement]:
@@ -108,7 +110,9 @@ def gather(
     snapshot: str | Path | None = None,
     settle: Any = None,
 ) -> Results:
-    """Read ``files`` (pool specs and workloads, told apart by kind) and run every engine on them.
+    """Read ``files`` (pool specs, Karpenter NodePools and AKSNodeClasses, workloads, told apart by kind) and
+    run every engine on them: check runs the design rules on the pools and the NodePool rules (GP8xx) on the
+    NodePools, as ``gpupool check`` does; simulate lets NAP provision for the pods the pools leave Pending.
 
     ``settle``: what the run's config makes of a list of findings (its rules levels and ignore entries),
     applied to every engine's findings; the pools' ``gpupool.io/ignore`` annotations always apply.
@@ -119,6 +123,8 @@ def gather(
     import time
 
     from gpupool.design.check import check_pools
+    from gpupool.findings import sort_key
+    from gpupool.nap.check import check_nap
     from gpupool.simulate import Options, load_inputs, simulate
 
     names = [str(f) for f in files]
@@ -134,14 +140,18 @@ def gather(
     try:
         inputs = load_inputs(names)
         lap("read")
-        if not inputs.pools:
+        nap = inputs.nap
+        if not inputs.pools and not (nap and nap.node_pools):
             raise InputError(
                 names[0] if len(names) == 1 else None,
                 None,
-                "no pool spec in the inputs",
-                "pass at least one file with apiVersion gpupool/v1 (kind GpuNodePool or NodePool)",
+                "no pool spec or Karpenter NodePool in the inputs",
+                "pass at least one file with apiVersion gpupool/v1 (kind GpuNodePool or NodePool) or "
+                "karpenter.sh/v1 (kind NodePool)",
             )
         check = check_pools(inputs.pools)
+        if nap:
+            check = sorted(check + check_nap(nap, inputs.pools), key=sort_key)
         lap("check")
         sim = simulate(inputs, Options(kubernetes_version=kubernetes_version, prices=prices))
         lap("simulate")
@@ -163,6 +173,7 @@ def gather(
         placements=placements,
         current=current_path,
         seconds=seconds,
+        nap=nap if nap else None,
     )
     if current is not None:
         _diffs(res, current, workload_files)

@@ -12,7 +12,7 @@ from typing import Any
 
 from gpupool import docblocks
 from gpupool.findings import Finding, Severity, sort_key
-from gpupool.htmlpage import chain, facts
+from gpupool.htmlpage import chain, facts, nodepools
 from gpupool.htmlpage.changes import diff_views
 from gpupool.htmlpage.costs import capacity, cost_bars, money
 from gpupool.htmlpage.gather import Results
@@ -64,6 +64,9 @@ class _Builder:
         self.sim = res.simulation
         self.generated = generated or _now()
         self.names = {p.name for p in res.pools}
+        self.nap = res.nap  # NapInputs or None
+        self.nap_names = {p.name for p in res.nap.node_pools} if res.nap else set()
+        self._nap_index: Any = None
         # where each workload's pods went, and which pools a workload is meant for (offers its GPUs)
         self.landed: dict[str, Counter[str]] = defaultdict(Counter)  # pool -> workload ref -> pods
         self.pools_of_ref: dict[str, list[str]] = defaultdict(list)
@@ -95,8 +98,25 @@ class _Builder:
             w = self.workload_by_ref.get(ref)
             wanted = self._wants(w) if w is not None else {}
             fits = self._fits(w) if wanted else []
-            hit = self._intended[ref] = [f.view.name for f in fits if f.offers_all and f.selector_ok]
+            hit = [f.view.name for f in fits if f.offers_all and f.selector_ok]
+            if wanted and self.nap_names:
+                hit += self._intended_nodepools(w)
+            self._intended[ref] = hit
         return hit
+
+    def _intended_nodepools(self, w: Any) -> list[str]:
+        """The NodePools (keys) with an admitted size that advertises every GPU resource the workload's pod
+        requests and that its node selection admits (taints aside, as for pools)."""
+        from gpupool.lint.gpu import PoolIndex, placement
+
+        if self._nap_index is None:
+            self._nap_index = PoolIndex((), nap=self.nap)
+        out: list[str] = []
+        for f in placement(w.workload, self._nap_index):
+            k = nodepools.key(f.view.name)
+            if f.offers_all and f.selector_ok and k not in out:
+                out.append(k)
+        return out
 
     def _wants(self, w: Any) -> dict:
         from gpupool.lint.gpu import gpu_requests
@@ -118,13 +138,31 @@ class _Builder:
             hit = self.fits[ref] = placement(w.workload, self._index)
         return hit
 
+    def nodepools_of_class(self, name: str) -> list[str]:
+        out = []
+        for p in self.nap.node_pools if self.nap else ():
+            nc = self.nap.node_class_of(p)
+            if nc is not None and nc.name == name:
+                out.append(nodepools.key(p.name))
+        return out
+
     def pools_for_finding(self, f: Finding) -> list[str]:
+        """The pools (by name) and NodePools (by :func:`nodepools.key`) a finding concerns."""
+        if f.rule.startswith("GP8"):  # NodePool rules: Karpenter's NodePool NAME, not gpupool's kind NodePool
+            head, _, rest = (f.object or "").partition(" ")
+            if head == "NodePool" and rest in self.nap_names:
+                return [nodepools.key(rest)]
+            if head == "AKSNodeClass":
+                return self.nodepools_of_class(rest)
         pool = _pool_of_object(f.object, self.names)
         if pool is not None:
             return [pool]
         named = f.extra.get("pool") if f.extra else None
-        if isinstance(named, str) and named in self.names:
-            return [named]
+        if isinstance(named, str):  # lint names a pool, or a NodePool (its messages say "NodePool NAME")
+            if named in self.nap_names and (named not in self.names or f"NodePool {named}" in f.message):
+                return [nodepools.key(named)]
+            if named in self.names:
+                return [named]
         ref = self.ref_alias.get(f.object or "")
         if ref is not None:
             return self.pools_of_ref.get(ref) or self.intended(ref)
@@ -136,8 +174,8 @@ class _Builder:
         res = self.res
         out: list[tuple[str, Finding]] = [("check", f) for f in res.check]
         if res.lint is not None:
-            # lint repeats check's GP1xx errors of the pools it cannot use as landing places
-            out += [("lint", f) for f in res.lint.findings if not f.rule.startswith("GP1")]
+            # lint repeats check's GP1xx (GP8xx) errors of the pools (NodePools) it cannot land pods on
+            out += [("lint", f) for f in res.lint.findings if not f.rule.startswith(("GP1", "GP8"))]
         out += [("simulate", f) for f in self.sim.findings]
         for d in res.diffs:
             for f in d.findings:
@@ -189,49 +227,18 @@ class _Builder:
         for i, pool in enumerate(self.res.pools):
             workloads = self.workloads_on(pool.name, pending_by_ref)
             stages = chain.stages_of(pool, workloads)
-            present = {s.key for s in stages}
-            breaks: list[dict[str, Any]] = []
-            seen_breaks: dict[tuple[str, str, str], dict[str, Any]] = {}
-            for family, f in by_pool.get(pool.name, []):
-                st = chain.stage_of(f.rule, f.extra)
-                if st not in present:
-                    st = "pool" if st != "workloads" else "workloads"
-                if f.severity is Severity.INFO:
-                    continue
-                stage = next(s for s in stages if s.key == st)
-                if f.severity is Severity.ERROR:
-                    stage.state = "broken"
-                elif stage.state == "ok":
-                    stage.state = "warn"
-                if f.rule not in stage.marks:
-                    stage.marks.append(f.rule)
-                key = (st, f.rule, f.severity.value)
-                if key in seen_breaks:  # beside the drawing: one line per rule and link, the rest counted
-                    seen_breaks[key]["more"] += 1
-                    continue
-                item = self.finding_item(family, f)
-                item["stage_title"] = chain.STAGE_TITLES[st]
-                item["more"] = 0
-                seen_breaks[key] = item
-                breaks.append(item)
-            stuck = tuple(sorted((w["ref"], w["pending"]) for w in workloads if w["pending"]))
-            if stuck:
-                wl = stages[-1]
-                wl.state = "broken"
-                wl.marks.insert(0, "Pending")
+            breaks, stuck, worst = self.attach(stages, by_pool.get(pool.name, []), workloads)
             sp = sim_pools.get(pool.name)
             cap = capacity(pool, sp, hours)
-            worst = "ok"
-            if any(s.state == "broken" for s in stages):
-                worst = "broken"
-            elif any(s.state == "warn" for s in stages):
-                worst = "warn"
             views.append({
                 "name": pool.name,
+                "key": pool.name,
+                "noun": "pool",
                 "anchor": f"pool-{i}",
                 "kind": pool.kind,
                 "cluster": pool.cluster_name,
                 "vm_size": pool.vm_size,
+                "sub": [pool.kind, pool.vm_size, f"cluster {pool.cluster_name}"],
                 "where": f"{pool.where.path}:{pool.where.line}",
                 "state": worst,
                 "stages": [s.key for s in stages],
@@ -240,6 +247,94 @@ class _Builder:
                 "workloads": workloads,
                 "capacity": cap,
                 "stuck": stuck,
+                "nap": None,
+            })
+        return views
+
+    def attach(self, stages: list[chain.Stage], found: list[tuple[str, Finding]],
+               workloads: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], tuple, str]:
+        """Draw ``found`` (a pool's or NodePool's findings) on its chain: an error breaks the link into the
+        stage it concerns, a warning marks it; Pending pods break the link into the workloads. Returns (the
+        lines beside the drawing, the Pending (workload, pods), the chain's worst state)."""
+        present = {s.key for s in stages}
+        nap_chain = "sizes" in present
+        breaks: list[dict[str, Any]] = []
+        seen_breaks: dict[tuple[str, str, str], dict[str, Any]] = {}
+        for family, f in found:
+            st = chain.stage_of(f.rule, f.extra)
+            if nap_chain:
+                st = chain.NAP_STAGE.get(st, st)
+            if st not in present:
+                st = "pool" if st != "workloads" else "workloads"
+            if f.severity is Severity.INFO:
+                continue
+            stage = next(s for s in stages if s.key == st)
+            if f.severity is Severity.ERROR:
+                stage.state = "broken"
+            elif stage.state == "ok":
+                stage.state = "warn"
+            if f.rule not in stage.marks:
+                stage.marks.append(f.rule)
+            k = (st, f.rule, f.severity.value)
+            if k in seen_breaks:  # beside the drawing: one line per rule and link, the rest counted
+                seen_breaks[k]["more"] += 1
+                continue
+            item = self.finding_item(family, f)
+            item["stage_title"] = stage.heading
+            item["more"] = 0
+            seen_breaks[k] = item
+            breaks.append(item)
+        stuck = tuple(sorted((w["ref"], w["pending"]) for w in workloads if w["pending"]))
+        if stuck:
+            wl = stages[-1]
+            wl.state = "broken"
+            wl.marks.insert(0, "Pending")
+        worst = "ok"
+        if any(s.state == "broken" for s in stages):
+            worst = "broken"
+        elif any(s.state == "warn" for s in stages):
+            worst = "warn"
+        return breaks, stuck, worst
+
+    def nodepool_views(self, by_pool: dict[str, list[tuple[str, Finding]]], pending_by_ref: dict[str, int]):
+        """One view per Karpenter NodePool, shaped like a pool's (no capacity row: NAP's NodeClaims are
+        under ``nap``)."""
+        from gpupool.nap.sizes import admitted
+
+        views: list[dict[str, Any]] = []
+        if not self.nap:
+            return views
+        outcome = getattr(self.sim, "nap", None)
+        for i, np in enumerate(self.nap.node_pools):
+            k = nodepools.key(np.name)
+            nc = self.nap.node_class_of(np)
+            adm = admitted(np, nc)
+            workloads = self.workloads_on(k, pending_by_ref)
+            prov = nodepools.provisioned(outcome, np.name)
+            stages = chain.nodepool_stages(np, nc, adm, workloads, nodepools.box_lines(prov))
+            breaks, stuck, worst = self.attach(stages, by_pool.get(k, []), workloads)
+            gpu = chain.nodepool_gpu(np, adm)
+            sizes = stages[1].title
+            nc_text = f"AKSNodeClass {nc.name}" if nc is not None else "AKSNodeClass not given (its defaults)"
+            views.append({
+                "name": np.name,
+                "key": k,
+                "noun": "NodePool",
+                "anchor": f"nodepool-{i}",
+                "kind": "Karpenter NodePool",
+                "cluster": "",
+                "vm_size": sizes,
+                "sub": ["Karpenter NodePool (Node Auto Provisioning)", sizes, nc_text],
+                "where": f"{np.where.path}:{np.where.line}",
+                "state": worst,
+                "stages": [s.key for s in stages],
+                "diagram": chain.diagram(np.name, stages, "NodePool"),
+                "breaks": breaks,
+                "workloads": workloads,
+                "capacity": None,
+                "stuck": stuck,
+                "gpu": gpu,
+                "nap": prov,
             })
         return views
 
@@ -253,18 +348,20 @@ class _Builder:
             if v["stuck"]:
                 by_stuck[v["stuck"]].append(v)
         grouped = []
-        order = {k: n for n, k in enumerate(chain.STAGES)}
+        order = {k: n for n, k in enumerate(chain.ORDER)}
         for stuck, pools in by_stuck.items():
             pods = sum(n for _, n in stuck)
             if len(pools) > 1:
+                nouns = {v["noun"] for v in pools}
                 grouped.append({"pods": plural(pods, "pod"), "verb": verb(pods, "stays"),
+                                "noun": "pools and NodePools" if len(nouns) > 1 else f"{pools[0]['noun']}s",
                                 "workloads": [ref for ref, _ in stuck],
                                 "pools": [{"name": v["name"], "anchor": v["anchor"]} for v in pools]})
                 continue
             v = pools[0]
             v["breaks"].append({
                 "rule": "", "name": "", "severity": "error", "family": "simulate",
-                "message": f"{plural(pods, 'pod')} meant for this pool {verb(pods, 'stays')} Pending "
+                "message": f"{plural(pods, 'pod')} meant for this {v['noun']} {verb(pods, 'stays')} Pending "
                            "(see Pending pods)",
                 "where": "", "object": "", "fix": "", "stage": "workloads", "more": 0,
                 "stage_title": chain.STAGE_TITLES["workloads"],
@@ -303,7 +400,10 @@ class _Builder:
             full = sp is not None and sp.max_nodes is not None and sp.nodes >= sp.max_nodes
             out.append(f"{name}: accepts the pod but has no room left"
                        + (f" (autoscaler at maxCount {sp.max_nodes})" if full else ""))
-        if not out:
+        for k in self._intended_nodepools(w) if wanted and self.nap_names else []:
+            out.append(f"{k}: matches the pod's node selection and can create nodes with its GPUs, but NAP "
+                       "launches none for it (Karpenter's words above)")
+        if not out and (self.res.pools or not self.nap_names):
             what = ", ".join(wanted) if wanted else "the pod"
             out.append(f"no pool both matches the pod's node selection and offers {what}")
         for reason, names in sorted(others.items(), key=lambda kv: kv[0]):
@@ -328,6 +428,7 @@ class _Builder:
                 "scheduler": e.message,
                 "autoscaler": e.autoscaler or "",
                 "why": e.why or "",
+                "karpenter": getattr(e, "karpenter", None) or "",
                 "explanation": self.explain_pending(e.workload),
                 "findings": fixes,
                 "pools": self.intended(e.workload),
@@ -375,14 +476,16 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
     for e in sim.pending:
         pending_by_ref[e.workload] += e.count
     pools = b.pool_views(by_pool, pending_by_ref)
-    pending_groups = b.pending_lines(pools)
+    nap_views = b.nodepool_views(by_pool, pending_by_ref)
+    pending_groups = b.pending_lines(pools + nap_views)
     cost_bars([p["capacity"] for p in pools], sim.prices.currency)
 
     groups = []
-    for pv in pools:
-        if not by_pool.get(pv["name"]):
+    for pv in pools + nap_views:
+        if not by_pool.get(pv["key"]):
             continue
-        groups.append(_group(b, pv["name"], "findings-" + pv["anchor"], by_pool.get(pv["name"], [])))
+        label = f"{pv['noun'].capitalize() if pv['noun'] == 'pool' else pv['noun']} {pv['name']}"
+        groups.append(_group(b, pv["key"], "findings-" + pv["anchor"], by_pool[pv["key"]], label))
     if unattached:
         groups.append(_group(b, None, "findings-other", unattached))
     counts = Counter(f.severity.value for _, f in found)
@@ -394,6 +497,7 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
     idle_total = None if any(v is None for v in idle_values) else sum(idle_values)
     gpu_pools = [p for p in pools if p["capacity"].get("gpu_alloc")]
     clusters = sorted({p.cluster_name for p in res.pools})
+    nap_nodes = sum(v["nap"]["nodes"] for v in nap_views)
     by_res: dict[str, list[int]] = {}
     for p in pools:
         for r in p["capacity"].get("resources", []):
@@ -404,7 +508,9 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
         "pools": len(pools),
         "gpu_pools": sum(1 for p in res.pools if p.is_gpu_pool),
         "nodes_before": sum(p["capacity"]["initial"] for p in pools),
-        "nodes_after": sum(p["capacity"]["nodes"] for p in pools),
+        "nodes_after": sum(p["capacity"]["nodes"] for p in pools) + nap_nodes,
+        "node_pools": len(nap_views),
+        "nap_nodes": nap_nodes,
         "gpu_used": sum(p["capacity"]["gpu_used"] for p in gpu_pools),
         "gpu_alloc": sum(p["capacity"]["gpu_alloc"] for p in gpu_pools),
         "gpu_by_resource": [
@@ -420,11 +526,13 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
         "warnings": counts.get("warning", 0),
         "infos": counts.get("info", 0),
     }
-    broken = [p for p in pools if p["state"] == "broken"]
+    broken = [p for p in pools + nap_views if p["state"] == "broken"]
     pending = b.pending(related)
     rules = _rule_docs(b.rules_used)
+    heading = ", ".join(clusters) or "Node Auto Provisioning"
     return {
-        "title": "gpupool report: " + ", ".join(clusters),
+        "title": "gpupool report: " + heading,
+        "heading": heading,
         "clusters": clusters,
         "generated": b.generated.strftime("%Y-%m-%d %H:%M UTC"),
         "version": __version__,
@@ -444,6 +552,8 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
         "summary": summary,
         "broken_pools": [{"name": p["name"], "anchor": p["anchor"]} for p in broken],
         "pools": pools,
+        "node_pools": nap_views,
+        "nap_notes": list(sim.nap.notes) if getattr(sim, "nap", None) is not None else [],
         "finding_groups": groups,
         "families": _families(res),
         "pending": pending,
@@ -459,7 +569,7 @@ def build(res: Results, generated: datetime | None = None) -> dict[str, Any]:
 
 
 def _families(res: Results) -> list[str]:
-    out = ["check (GP1xx)"]
+    out = ["check (GP1xx, GP8xx)" if res.nap else "check (GP1xx)"]
     if res.lint is not None:
         out.append("lint (GP2xx, GP3xx)")
     out.append("simulate (GP5xx)")
@@ -470,7 +580,9 @@ def _families(res: Results) -> list[str]:
     return out
 
 
-def _group(b: _Builder, pool: str | None, anchor: str, items: list[tuple[str, Finding]]) -> dict[str, Any]:
+def _group(b: _Builder, pool: str | None, anchor: str, items: list[tuple[str, Finding]],
+           label: str = "") -> dict[str, Any]:
+    """One pool's (NodePool's, ``pool`` its key) or the rest's (``pool`` None) findings by severity."""
     by_sev: dict[str, list[tuple[str, Finding]]] = {s: [] for s in SEVERITIES}
     for family, f in items:
         by_sev[f.severity.value].append((family, f))
@@ -482,10 +594,12 @@ def _group(b: _Builder, pool: str | None, anchor: str, items: list[tuple[str, Fi
         room = max(0, min(MAX_PER_GROUP, b.findings_budget[sev]))
         shown = [b.finding_item(fam, f) for fam, f in lst[:room]]
         for item in shown:  # "GpuNodePool gpunp:" under the heading "Pool gpunp" says nothing new
-            if pool is not None and _pool_of_object(item["object"], {pool}) == pool:
+            obj = item["object"]
+            if pool is not None and (obj == pool or _pool_of_object(obj, {pool}) == pool):
                 item["object"] = ""
         b.findings_budget[sev] -= len(shown)
         for _, f in lst[room:]:
             b.rules_used.add(f.rule)
         sections.append({"severity": sev, "entries": shown, "more": len(lst) - len(shown), "count": len(lst)})
-    return {"pool": pool, "anchor": anchor, "sections": sections, "count": len(items)}
+    return {"pool": pool, "label": label or (f"Pool {pool}" if pool else ""), "anchor": anchor,
+            "sections": sections, "count": len(items)}
