@@ -100,7 +100,7 @@ def gpu_node_pools(ctx: Context) -> tuple[list[tuple[Any, set[str]]], list[str]]
 def why_not(pool: Any, pod: dict, requests: dict[str, int], advertised: set[str]) -> str | None:
     """Why Karpenter would not create a node of ``pool`` for ``pod`` (its taints, then its requirements,
     then the GPU resources its sizes advertise, as Karpenter's scheduler checks them); None: compatible."""
-    from gpupool.simulate.nap import incompatible, pod_requirement_sets, pool_requirements
+    from gpupool.simulate.nap.requirements import incompatible, pod_requirement_sets, pool_requirements
 
     spec = pod.get("spec") or {}
     bad = untolerated(pool.taints, spec.get("tolerations"))
