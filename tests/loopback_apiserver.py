@@ -3,8 +3,10 @@ reads with the objects and body shapes a real kube-apiserver sent (tests/data/ap
 
 Lists paginate as the real server does (``limit``, an opaque base64 ``continue`` token,
 ``remainingItemCount``); ``forbidden`` paths answer the real 403 ``Status`` body (message rewritten for the
-resource); CRDs that are not installed answer the real ``404 page not found``; ``slow`` paths sleep before
-answering. Every request is recorded, so tests can assert that only GETs were sent and no Secret was read.
+resource); CRDs that are not installed answer the real ``404 page not found``; installed ones
+(``Cluster.crds``) answer lists shaped as apiextensions-apiserver serves custom resources (the recording
+holds none: built from the CRDs); ``slow`` paths sleep before answering. Every request is recorded, so tests
+can assert that only GETs were sent and no Secret was read.
 
 Faults, per path prefix (``Cluster.faults``, a :class:`Fault` each): answer a status (403, 404, 410
 ``Expired``, 500) with the real ``Status`` body shape; ``reset`` the connection mid-body (the client sees
@@ -29,6 +31,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+# the kind of a custom resource list, by resource (the recording has no installed CRD: these lists are built
+# from the CRDs' shapes, as apiextensions-apiserver serves them: "<Kind>List", items with apiVersion and kind)
+CRD_KINDS = {"clusterpolicies": "ClusterPolicy", "nodeclaims": "NodeClaim", "nodepools": "NodePool"}
+KARPENTER = "/apis/karpenter.sh/v1/"
 RECORDED = Path(__file__).resolve().parent / "data" / "apiserver" / "responses.json"
 
 
@@ -75,9 +81,8 @@ class Cluster:
         self.configmaps = cms
         self.forbidden_body = next(r["body"] for r in responses if r["status"] == 403)
         self.not_found_body = next(r["body"] for r in responses if r["status"] == 404)
-        self.crds: dict[
-            str, list[dict]
-        ] = {}  # "/apis/nvidia.com/v1/clusterpolicies" -> items, when installed
+        # "/apis/nvidia.com/v1/clusterpolicies" -> items, when installed; the list's kind from CRD_KINDS
+        self.crds: dict[str, list[dict]] = {}
         self.logs: dict[tuple[str, str, str, bool], str] = {}
         self.forbidden: set[str] = set()  # path prefixes that answer 403
         self.slow: dict[str, float] = {}  # path prefix -> seconds to sleep
@@ -228,9 +233,10 @@ class Handler(BaseHTTPRequestHandler):
             self._list("ConfigMapList", "v1", items, query)
             return
         if path in c.crds:
-            self._list("ClusterPolicyList", "nvidia.com/v1", c.crds[path], query)
+            _, group, version, resource = path.split("/", 4)[1:]
+            self._list(CRD_KINDS[resource] + "List", f"{group}/{version}", c.crds[path], query)
             return
-        if path.startswith("/apis/nvidia.com/"):
+        if path.startswith("/apis/"):  # a group/version the server does not serve: no CRD installed
             self._send(404, c.not_found_body, "text/plain; charset=utf-8")
             return
         m = re.fullmatch(r"/api/v1/namespaces/([^/]+)/pods/([^/]+)/log", path)

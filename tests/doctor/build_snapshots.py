@@ -1107,6 +1107,23 @@ def nap_untolerated() -> Case:
         "karpenter_nodepools": [karpenter_nodepool("gpu")],
     }
 
+def nap_compatible() -> Case:
+    """A NAP-only cluster: a GPU pod no agent pool admits, a Karpenter NodePool it is compatible with, and no word
+    from Karpenter yet (GP610 defers to Node Auto Provisioning: info, not an error)."""
+    sysn, pods = system_cluster()
+    tol = [{"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Exists"}]
+    msg = fit(2, "2 Insufficient nvidia.com/gpu", "2 No preemption victims found for incoming pod")
+    pending = [train_pod("trainer-7d9c6b5f4-w5r8t", None, tolerations=tol, pending_message=msg)]
+    return {
+        "nodes": sysn,
+        "pods": pods + pending,
+        "daemonsets": [],
+        "events": [event("ml", "Pod", pending[0]["metadata"]["name"], "FailedScheduling", msg, count=2)],
+        "nodeclaims": [],
+        "karpenter_nodepools": [karpenter_nodepool("gpu")],
+    }
+
+
 CASES: dict[str, Callable[[], Case]] = {
     "healthy-self-managed": healthy_self_managed,
     "healthy-managed": healthy_managed,
@@ -1128,6 +1145,7 @@ CASES: dict[str, Callable[[], Case]] = {
     "ca-resource-unready": ca_resource_unready,
     "nap-quota": nap_quota,
     "nap-untolerated": nap_untolerated,
+    "nap-compatible": nap_compatible,
 }
 
 

@@ -62,6 +62,7 @@ EXPECTED: dict[str, list[tuple[str, str]]] = {
         ("GP691", "ReplicaSet ml/inference-5f7b9c6d8"),
         ("GP692", "NodePool gpu"),
     ],
+    "nap-compatible": [("GP610", "ReplicaSet ml/trainer-7d9c6b5f4")],
 }
 
 
@@ -186,3 +187,69 @@ def test_cuda_from_catalog_driver_is_a_warning() -> None:
         "570.211.01 (the driver AKS installs for Standard_NV36ads_A10_v5 per gpupool's catalog"
         in "\n".join(f.extra["evidence"])
     )
+
+
+# ---- GP610 beside Node Auto Provisioning -----------------------------------------------------------------
+
+
+def _gp610(snap) -> dict:  # type: ignore[no-untyped-def]
+    f = next(f for f in diagnose(snap).findings if f.rule == "GP610")
+    return {"severity": f.severity.value, "message": f.message, "fix": f.fix, **f.extra}
+
+
+@pytest.mark.parametrize(
+    ("case", "why", "points"),
+    [
+        ("nap-compatible", "(NodePool gpu is compatible)", ["GP690", "GP691"]),
+        ("nap-quota", "(Karpenter nominated it to nodeclaim/gpu-x7k2p)", ["GP690", "GP691"]),
+        ("nap-untolerated", "(Karpenter cannot provision it: see GP691)", ["GP691", "GP692"]),
+    ],
+)
+def test_gp610_defers_to_nap(case: str, why: str, points: list[str]) -> None:
+    f = _gp610(read_snapshot(SNAPSHOTS / case))
+    assert f["severity"] == "info" and f["deferredTo"] == "nap" and f["wouldLandOn"] is None
+    deferred = "no agent pool admits it; it is Node Auto Provisioning's to provision "
+    assert f["message"].endswith(deferred + why)
+    assert all(rule in f["fix"] for rule in points), f["fix"]
+    assert "nodeSelector" not in f["fix"] and "(s)" not in f["message"] + f["fix"]
+
+
+def _snap(case: dict):  # type: ignore[no-untyped-def]
+    from gpupool.cluster import Snapshot
+
+    return Snapshot(
+        "x",
+        case["nodes"],
+        case["pods"],
+        case["daemonsets"],
+        case["events"],
+        None,
+        None,
+        None,
+        nodeclaims=case.get("nodeclaims"),
+        karpenter_nodepools=case.get("karpenter_nodepools"),
+    )
+
+
+def test_gp610_stays_an_error_without_evidence_for_nap() -> None:
+    """No compatible NodePool and no word from Karpenter: the pod is nobody's to provision."""
+    case = build_snapshots.nap_untolerated()
+    case["events"] = [e for e in case["events"] if (e.get("source") or {}).get("component") != "karpenter"]
+    result = diagnose(_snap(case))
+    assert [(f.rule, f.severity.value) for f in result.findings] == [("GP610", "error"), ("GP692", "warning")]
+    # and without the NodePools at all (no karpenter-nodepools.json): nothing says NAP will provision it
+    case = build_snapshots.nap_compatible()
+    del case["karpenter_nodepools"]
+    assert _gp610(_snap(case))["severity"] == "error"
+
+
+def test_gp610_defers_only_when_no_agent_pool_admits_the_pod() -> None:
+    """A GPU agent pool that admits the pod keeps GP610's verdict on that pool (room, maxCount)."""
+    base = build_snapshots.pending_max_size()
+    case = build_snapshots.nap_compatible()
+    case["nodes"] = base["nodes"]
+    pending = [p for p in case["pods"] if p["status"].get("phase") == "Pending"]
+    pending[0]["spec"]["tolerations"].append(build_snapshots.TOL_SKU)  # gpunp's taint too
+    case["pods"] = [p for p in base["pods"] if p["status"].get("phase") != "Pending"] + pending
+    f = _gp610(_snap(case))
+    assert f["severity"] == "error" and f["wouldLandOn"] == "gpunp" and "deferredTo" not in f

@@ -174,6 +174,12 @@ def text_report(result: Any) -> str:
     ]
     if s.get("notRead"):
         lines.append("not read: " + _clean("; ".join(f"{k} ({v})" for k, v in s["notRead"].items())))
+    if s.get("notInstalled"):
+        lines.append(
+            "not installed: "
+            + _clean(", ".join(s["notInstalled"]))
+            + f" (the cluster does not serve {'it' if len(s['notInstalled']) == 1 else 'them'})"
+        )
     if s.get("assumed") and s["pendingGpuPods"]:  # the version only shapes the Pending pods' messages
         lines.append(f"doctor: the cluster gave no version: {s['assumed']}")
     current = None

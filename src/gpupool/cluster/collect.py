@@ -3,8 +3,11 @@
 The files are what kubectl prints (``{"apiVersion": "v1", "items": [...], "kind": "List"}``, each item
 with its ``kind``), so ``doctor --snapshot`` and ``simulate --snapshot`` read them back unchanged. Secrets
 are never written; ConfigMaps only from kube-system and the GPU stack's namespaces. Items lose
-``metadata.managedFields``; the JSON is compact. meta.json keeps the notes, their causes and the kinds that
-could not be read (their files are written empty, so doctor must not take them for "none").
+``metadata.managedFields``; the JSON is compact. Node Auto Provisioning's NodeClaims and NodePools go to
+``nodeclaims.json`` and ``karpenter-nodepools.json`` (:data:`~gpupool.cluster.snapshot.KARPENTER_FILES`;
+``nodepools.json`` is az's list of agent pools) when the cluster serves them. meta.json keeps the notes, their
+causes, the kinds that could not be read (their files are written empty or not at all, so doctor must not take
+them for "none") and the optional APIs the cluster does not serve (``notInstalled``).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ _KINDS = {
     "events.json": ("v1", "Event"),
     "configmaps.json": ("v1", "ConfigMap"),
     "clusterpolicies.json": ("nvidia.com/v1", "ClusterPolicy"),
+    "nodeclaims.json": ("karpenter.sh/v1", "NodeClaim"),
+    "karpenter-nodepools.json": ("karpenter.sh/v1", "NodePool"),
 }
 
 
@@ -63,6 +68,8 @@ def write_snapshot(snap: Snapshot, directory: str | Path) -> Path:
             if snap.configmaps is None
             else [c for c in snap.configmaps if (c.get("metadata") or {}).get("namespace") in allowed],
             "clusterpolicies.json": snap.clusterpolicies,
+            "nodeclaims.json": snap.nodeclaims,
+            "karpenter-nodepools.json": snap.karpenter_nodepools,
         }
         for name, items in files.items():
             if items is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpupool.cluster.snapshot import SNAPSHOT_FILES
+from gpupool.cluster.snapshot import KARPENTER_FILES, SNAPSHOT_FILES
 from gpupool.shell import quote
 
 LOG_PODS = "nvidia-device-plugin|gpu-feature-discovery|nvidia-driver|dcgm-exporter|nvidia-operator-validator"
@@ -41,6 +41,9 @@ def snapshot_commands(
             )
             continue
         lines.append(f"{cmd} > {f.name}")
+    for f in KARPENTER_FILES:  # absent CRD (no NAP on the cluster): no file, which doctor reads as "no NAP"
+        cmd = f.command.format(context=ctx)
+        lines.append(f"{cmd} > {f.name} || rm -f {f.name}  # Node Auto Provisioning only")
     lines += [
         f"# last {log_lines} log lines of the GPU stack's pods (device plugin, driver, DCGM exporter, GFD),",
         "# init containers included (the GPU Operator's k8s-driver-manager)",

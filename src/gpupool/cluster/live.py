@@ -2,13 +2,16 @@
 
 Only GET requests: nodes, pods, DaemonSets and events (all namespaces, paginated with ``limit`` and
 ``continue``), ConfigMaps of kube-system and of the namespaces the GPU stack runs in (never Secrets),
-``clusterpolicies.nvidia.com`` when installed, and the last lines of the GPU stack's pod logs. Every call
-has a timeout. A read RBAC forbids (403), a resource the server does not have (404), a server error or a
-timeout of an optional read becomes a note with its cause (``Snapshot.causes``) and marks the kind unread
-(``Snapshot.unread``: doctor's rules that read it do not conclude). Nodes and pods are required: failing
-to read them, an unreachable server (refused, DNS, no connection), a connection that breaks or stalls
-mid-answer, or an unauthorised user is an InputError (exit 2). Logs have a per-read timeout and an overall
-budget. ``kubernetes`` is imported here only.
+``clusterpolicies.nvidia.com`` when installed, Node Auto Provisioning's ``nodeclaims.karpenter.sh`` and
+``nodepools.karpenter.sh`` (karpenter.sh/v1, cluster-scoped) when installed, and the last lines of the GPU
+stack's pod logs. Every call has a timeout. A read RBAC forbids (403), a resource the server does not have
+(404), a server error or a timeout of an optional read becomes a note with its cause (``Snapshot.causes``)
+and marks the kind unread (``Snapshot.unread``: doctor's rules that read it do not conclude). Nodes and pods
+are required: failing to read them, an unreachable server (refused, DNS, no connection), a connection that
+breaks or stalls mid-answer, or an unauthorised user is an InputError (exit 2). Logs have a per-read timeout
+and an overall budget. A Karpenter kind the server does not serve (404: the CRD is absent, no NAP on this
+cluster) is a plain fact, not a note: ``meta["notInstalled"]`` names it, and its Snapshot field stays None
+(doctor's NAP rules then have nothing to read, and say nothing). ``kubernetes`` is imported here only.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ MAX_LOG_PODS = 60
 LOG_BUDGET = 30.0  # seconds for every log read together (--log-budget)
 LOG_TIMEOUT = 5.0  # seconds per log read at most: a log comes through the node's kubelet
 SYSTEM_NAMESPACES = ("kube-system",)
+# Node Auto Provisioning's API (kubernetes-sigs/karpenter pkg/apis/v1: NodeClaim, NodePool; cluster-scoped)
+KARPENTER_GROUP, KARPENTER_VERSION = "karpenter.sh", "v1"
 
 # why a read gave nothing usable (Snapshot.causes): doctor's GP600 words its fix from it
 FORBIDDEN, NOT_FOUND, GONE, BAD_REQUEST, SERVER_ERROR, TIMEOUT = (
@@ -82,6 +87,7 @@ class LiveReader:
         self.notes: list[str] = []
         self.causes: dict[str, str] = {}
         self.unread: dict[str, str] = {}
+        self.not_installed: dict[str, str] = {}  # what -> why: optional APIs this cluster does not serve
         shown = kubeconfig or "kubeconfig"
         cfg = client.Configuration()
         try:
@@ -223,10 +229,12 @@ class LiveReader:
         kind: str | None = None,
         required: bool = False,
         absent_is_answer: bool = False,
+        absent_is_fact: bool = False,
     ) -> list[dict] | None:
         """Every item of a list call, page by page (``limit``/``continue``), managedFields dropped; None
         when unreadable (noted, and ``kind`` marked unread); InputError when ``required`` fails. With
-        ``absent_is_answer``, a 404 (no such API on this cluster) is noted but leaves ``kind`` read."""
+        ``absent_is_answer``, a 404 (no such API on this cluster) is noted but leaves ``kind`` read; with
+        ``absent_is_fact``, a 404 is no note at all: ``what`` goes into :attr:`not_installed`."""
         items: list[dict] = []
         token: str | None = None
         restarted = False
@@ -244,7 +252,10 @@ class LiveReader:
                     raise InputError(
                         None, None, f"cluster {safe_text(self.context)}: cannot read {what}: {u.detail}"
                     ) from None
-                answered = absent_is_answer and u.cause == NOT_FOUND and not items
+                answered = (absent_is_answer or absent_is_fact) and u.cause == NOT_FOUND and not items
+                if answered and absent_is_fact:
+                    self.not_installed[what] = u.detail
+                    return None
                 self.note(f"could not read {what}: {u.detail}", u.cause, None if answered else kind)
                 if items:
                     read = plural(len(items), "item")
@@ -279,6 +290,8 @@ class LiveReader:
         events = self.list("events", self.core.list_event_for_all_namespaces, kind="events")
         configmaps = self._configmaps(pods, daemonsets or [])
         policies = self._clusterpolicies()
+        nodeclaims = self._karpenter("nodeclaims", "nodeclaims")
+        karpenter_pools = self._karpenter("nodepools", "karpenternodepools")
         logs = self._logs(pods, nodes) if self.log_budget > 0 else {}
         meta: dict[str, Any] = {
             "capturedAt": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -293,6 +306,8 @@ class LiveReader:
         except _Unreadable:
             pass
         meta["notes"] = list(self.notes)
+        if self.not_installed:
+            meta["notInstalled"] = dict(self.not_installed)
         return Snapshot(
             source=f"context {self.context}",
             nodes=nodes,
@@ -307,6 +322,8 @@ class LiveReader:
             notes=list(self.notes),
             unread=dict(self.unread),
             causes=dict(self.causes),
+            nodeclaims=nodeclaims,
+            karpenter_nodepools=karpenter_pools,
         )
 
     def _clusterpolicies(self) -> list[dict] | None:
@@ -321,6 +338,20 @@ class LiveReader:
             "clusterpolicies",
             kind=what,
             absent_is_answer=True,  # no such API here: the GPU Operator is not installed
+        )
+
+    def _karpenter(self, plural_name: str, kind: str) -> list[dict] | None:
+        """Node Auto Provisioning's objects (karpenter.sh/v1, cluster-scoped); None when the CRD is not
+        installed (a 404: no NAP here, recorded in :attr:`not_installed`, no note) or the read failed (a
+        note with its cause, and ``kind`` marked unread: GP690/GP692 cannot tell)."""
+        return self.list(
+            f"{plural_name}.{KARPENTER_GROUP}",
+            self.custom.list_cluster_custom_object,
+            KARPENTER_GROUP,
+            KARPENTER_VERSION,
+            plural_name,
+            kind=kind,
+            absent_is_fact=True,
         )
 
     def _configmaps(self, pods: list[dict], daemonsets: list[dict]) -> list[dict] | None:

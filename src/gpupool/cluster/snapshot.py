@@ -92,8 +92,9 @@ READABLE_KINDS = (
     "karpenternodepools",
 )
 
-# Optional files of clusters with Node Auto Provisioning (not collected by --collect; made by hand).
-# Karpenter's NodePools get their own name: nodepools.json is az's list of agent pools.
+# Optional files of clusters with Node Auto Provisioning (--collect writes them when the cluster serves
+# karpenter.sh/v1; --print-commands prints their kubectl commands). Karpenter's NodePools get their own name:
+# nodepools.json is az's list of agent pools.
 KARPENTER_FILES: tuple[SnapshotFile, ...] = (
     SnapshotFile(
         "nodeclaims.json", "kubectl{context} get nodeclaims.karpenter.sh -o json", "NodeClaim", False

@@ -146,6 +146,9 @@ def diagnose(
     }
     if snap.unread:
         summary["notRead"] = dict(sorted(snap.unread.items()))
+    absent = (snap.meta or {}).get("notInstalled")
+    if isinstance(absent, dict) and absent:  # optional APIs the cluster does not serve (a fact, not a gap)
+        summary["notInstalled"] = sorted(str(k) for k in absent)
     s_ver = placement.cluster_version(view)
     summary["kubernetesVersion"] = sim_facts.version_text(placement.kubernetes_version(view))
     if s_ver is None:  # the cluster did not say: AKS's default was assumed for the scheduler's words

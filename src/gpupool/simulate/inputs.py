@@ -52,7 +52,7 @@ class Inputs:
     workloads: list[WorkloadInput] = field(default_factory=list)
     priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
     ignored: dict[str, int] = field(default_factory=dict)  # kind -> count of objects not simulated
-    nap: Any = None  # gpupool.nap.model.NapInputs: Karpenter NodePools/AKSNodeClasses (simulate/nap.py)
+    nap: Any = None  # gpupool.nap.model.NapInputs: Karpenter NodePools/AKSNodeClasses (simulate/nap/)
 
 
 class _Where:

@@ -7,12 +7,17 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import yaml
 
 from gpupool.doctor.context import Context
 from gpupool.doctor.view import event_message, event_time
 from gpupool.errors import InputError
+from gpupool.k8s.taints import untolerated
+
+# one Context -> its GPU NodePools (GP610 asks per Pending workload, GP692 once)
+_GPU_POOLS: WeakKeyDictionary[Context, tuple[list[tuple[Any, set[str]]], list[str]]] = WeakKeyDictionary()
 
 
 @cache
@@ -72,3 +77,48 @@ def node_pools(ctx: Context) -> tuple[list[Any], list[str]]:
         except InputError:
             skipped.append(name)
     return out, skipped
+
+
+def gpu_node_pools(ctx: Context) -> tuple[list[tuple[Any, set[str]]], list[str]]:
+    """The NodePools that admit a GPU size, each with the GPU resources its admitted sizes advertise, and
+    the names of the NodePools that could not be read (see :func:`node_pools`)."""
+    if ctx in _GPU_POOLS:
+        return _GPU_POOLS[ctx]
+    from gpupool.nap.sizes import admitted
+
+    pools, skipped = node_pools(ctx)
+    out = []
+    for pool in pools:
+        a = admitted(pool, None)
+        adv = {k for s in a.gpu for k in s.advertised()}
+        if adv or any(s.manufacturer for s in a.maybe):
+            out.append((pool, adv))
+    _GPU_POOLS[ctx] = (out, skipped)
+    return out, skipped
+
+
+def why_not(pool: Any, pod: dict, requests: dict[str, int], advertised: set[str]) -> str | None:
+    """Why Karpenter would not create a node of ``pool`` for ``pod`` (its taints, then its requirements,
+    then the GPU resources its sizes advertise, as Karpenter's scheduler checks them); None: compatible."""
+    from gpupool.simulate.nap.requirements import incompatible, pod_requirement_sets, pool_requirements
+
+    spec = pod.get("spec") or {}
+    bad = untolerated(pool.taints, spec.get("tolerations"))
+    if bad:
+        return f"taint {bad[0]} not tolerated"
+    reqs = pool_requirements(pool, None)
+    whys = [incompatible(reqs, alt) for alt in pod_requirement_sets(spec)]
+    if all(w is not None for w in whys):
+        return f"requirements: {whys[0]}"
+    missing = sorted(set(requests) - advertised)
+    if missing:
+        return f"no admitted size advertises {', '.join(missing)}"
+    return None
+
+
+def compatible_pools(ctx: Context, pod: dict, requests: dict[str, int]) -> list[str]:
+    """The GPU NodePools Karpenter could create a node from for ``pod`` (none without the NodePools)."""
+    if ctx.view.snap.karpenter_nodepools is None:
+        return []
+    pools, _ = gpu_node_pools(ctx)
+    return [pool.name for pool, adv in pools if why_not(pool, pod, requests, adv) is None]

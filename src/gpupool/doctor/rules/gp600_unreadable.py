@@ -1,7 +1,9 @@
 """GP600 could-not-read: something doctor could not read, so the diagnosis may be incomplete.
 
 What it checks: reads that RBAC forbade (403), resources the cluster does not have (404, e.g. the GPU
-Operator's ClusterPolicy CRD), reads that timed out, and snapshot files or logs that were skipped.
+Operator's ClusterPolicy CRD), reads that timed out, and snapshot files or logs that were skipped. Node Auto
+Provisioning's CRDs (`nodeclaims.karpenter.sh`, `nodepools.karpenter.sh`) absent is no note: most clusters do
+not run it, and doctor's summary names them as not installed.
 
 Why: doctor never crashes on a partial view, but a rule cannot report what it could not see (no events: no
 autoscaler or XID evidence; no logs: no driver evidence).

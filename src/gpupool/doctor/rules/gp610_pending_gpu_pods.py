@@ -11,12 +11,20 @@ scheduler filters say on the snapshot's real nodes with the running pods in plac
 Why: `kubectl describe pod` gives a count of reasons over all nodes; it does not say which pool was meant or
 whether the autoscaler will help.
 
+With Node Auto Provisioning, a pod no agent pool admits is Karpenter's to provision: when a Karpenter NodePool
+of the snapshot is compatible with it (taints, requirements, a GPU size that advertises what it requests) or
+Karpenter's events are on it (`FailedScheduling` from `karpenter`, `Nominated`), GP610 defers (info): the
+scheduler's FitError is expected until the node comes, and GP690-GP692 give Karpenter's verdict.
+
 Fix: the fix for the blocking reason: a toleration for the pool's taint, a selector that matches, a GPU
 resource name the nodes advertise, room (scale the pool, raise maxCount), or a working device plugin.
 
 Source: kube-scheduler framework/types.go FitError and plugin reasons; cluster-autoscaler
 eventing_scale_up_processor.go, skippedreasons.go, status ConfigMap (PR #6375); kube-scheduler
 `FitError.Error()` (kubernetes/kubernetes pkg/scheduler/framework/types.go); checked 2026-12-03.
+kubernetes-sigs/karpenter pkg/controllers/provisioning/provisioner.go (it provisions for pods the scheduler
+marked unschedulable), scheduling/events.go @2266468104f3; as of 2026-08-21. Error; info when deferred to
+Node Auto Provisioning.
 
 Failing example:
 
@@ -36,7 +44,8 @@ from collections.abc import Iterator
 
 from gpupool.doctor import placement
 from gpupool.doctor.context import Context, Pending, finding, plural, pod_ref
-from gpupool.findings import Finding, Severity
+from gpupool.doctor.view import event_message
+from gpupool.findings import Finding, Severity, agree
 from gpupool.k8s.taints import format_toleration
 from gpupool.spec.model import Taint
 
@@ -138,6 +147,49 @@ def _where(place: placement.Placement | None) -> str:
     return f"pool {place.would_land} admits it but lacks room: {', '.join(lacks)}"
 
 
+def nap_deferral(
+    ctx: Context, p: Pending, place: placement.Placement | None
+) -> tuple[str, list[str], str] | None:
+    """(why, evidence, fix) when ``p`` is Node Auto Provisioning's to provision: no agent pool admits it,
+    and a Karpenter NodePool is compatible with it or Karpenter's events are on it; else None."""
+    from gpupool.doctor.rules._nap import compatible_pools, facts, karpenter_events
+
+    if place is None or place.node or place.would_land is not None or specific(ctx, p) is not None:
+        return None
+    compatible = compatible_pools(ctx, p.pod, p.requests)
+    events = karpenter_events(ctx, p.pod)
+    if not compatible and not events:
+        return None
+    evidence = []
+    named = f"{'NodePool' if len(compatible) == 1 else 'NodePools'} {', '.join(compatible)}"
+    if compatible:
+        evidence.append(
+            f"Karpenter {named} {agree(len(compatible), 'is', 'are')} compatible with it "
+            "(taints, requirements, a size that advertises its GPU request)"
+        )
+    pools = " and GP692 (NodePools no Pending GPU pod can use)" if ctx.view.snap.karpenter_nodepools else ""
+    last = events[-1] if events else None
+    if last is not None:
+        evidence.append(f"Karpenter: {last.get('reason')}: {event_message(last)}")
+    if last is not None and last.get("reason") == "FailedScheduling":
+        why = "Karpenter cannot provision it: see GP691"
+        fix = f"change what Karpenter's message names: see GP691 (its words){pools}"
+    elif last is not None and last.get("reason") == "Nominated":
+        claim = event_message(last).removeprefix(facts()["events"]["nominatedPrefix"])
+        why = f"Karpenter nominated it to {claim}"
+        fix = f"wait for {claim} to launch and register; if it is stuck, see GP690 and GP691"
+    elif compatible:
+        why = f"{named} {agree(len(compatible), 'is', 'are')} compatible"
+        fix = (
+            f"Karpenter creates its node from {named}: if none comes, see GP690 (NodeClaims) and GP691 "
+            "(Karpenter's events)"
+        )
+    else:
+        why = "Karpenter's events are on it"
+        fix = f"see GP691 (what Karpenter says of the pod){pools}"
+    return f"no agent pool admits it; it is Node Auto Provisioning's to provision ({why})", evidence, fix
+
+
 def check(ctx: Context) -> Iterator[Finding]:
     groups: dict[tuple[str, str], list[Pending]] = defaultdict(list)
     for p in ctx.pending:
@@ -162,6 +214,22 @@ def check(ctx: Context) -> Iterator[Finding]:
         if place is not None:
             evidence.append(f"now (simulate's filters on the snapshot's nodes): {place.message}")
             evidence += placement.by_pool(place.pools)
+        deferred = nap_deferral(ctx, first, place)
+        if deferred is not None:
+            why, nap_evidence, fix = deferred
+            yield finding(
+                ID,
+                Severity.INFO,
+                f"{plural(len(pods), 'pod')} Pending, each requesting {wants}: {why}",
+                owner,
+                "pods",
+                evidence + nap_evidence,
+                fix,
+                pods=refs,
+                wouldLandOn=None,
+                deferredTo="nap",
+            )
+            continue
         yield finding(
             ID,
             SEVERITY,

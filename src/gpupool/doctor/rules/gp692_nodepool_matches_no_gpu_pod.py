@@ -34,32 +34,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gpupool.doctor.context import Context, finding
-from gpupool.doctor.rules._nap import nap_in_use, node_pools
+from gpupool.doctor.rules._nap import gpu_node_pools, nap_in_use, node_pools, why_not
 from gpupool.findings import Finding, Severity, plural
-from gpupool.k8s.taints import untolerated
 
 ID = "GP692"
 NAME = "nodepool-matches-no-pending-gpu-pod"
 SEVERITY = Severity.WARNING
 READS = ("nodes", "pods", "karpenternodepools")  # kinds it must read to conclude (doctor.engine)
 SUMMARY = "GPU NodePools that none of the Pending GPU pods can use"
-
-
-def _why_not(pool, pod: dict, requests: dict[str, int], advertised: set[str]) -> str | None:  # type: ignore[no-untyped-def]
-    from gpupool.simulate.nap import incompatible, pod_requirement_sets, pool_requirements
-
-    spec = pod.get("spec") or {}
-    bad = untolerated(pool.taints, spec.get("tolerations"))
-    if bad:
-        return f"taint {bad[0]} not tolerated"
-    reqs = pool_requirements(pool, None)
-    whys = [incompatible(reqs, alt) for alt in pod_requirement_sets(spec)]
-    if all(w is not None for w in whys):
-        return f"requirements: {whys[0]}"
-    missing = sorted(set(requests) - advertised)
-    if missing:
-        return f"no admitted size advertises {', '.join(missing)}"
-    return None
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -78,16 +60,9 @@ def check(ctx: Context) -> Iterator[Finding]:
         return
     if not pending:
         return
-    from gpupool.nap.sizes import admitted
-
-    pools, skipped = node_pools(ctx)
-    gpu_pools = []
-    for pool in pools:
-        a = admitted(pool, None)
-        adv = {k for s in a.gpu for k in s.advertised()}
-        if adv or any(s.manufacturer for s in a.maybe):
-            gpu_pools.append((pool, adv))
+    gpu_pools, skipped = gpu_node_pools(ctx)
     if not gpu_pools and not skipped:
+        pools, _ = node_pools(ctx)
         yield finding(
             ID,
             SEVERITY,
@@ -101,7 +76,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     for pool, adv in gpu_pools:
         reasons: dict[str, str] = {}
         for p in pending:
-            why = _why_not(pool, p.pod, p.requests, adv)
+            why = why_not(pool, p.pod, p.requests, adv)
             if why is None:
                 break
             reasons.setdefault(p.owner, why)
