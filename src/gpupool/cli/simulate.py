@@ -117,10 +117,13 @@ def _print_text(result, con, show: set[str] = frozenset(), shown=None) -> None: 
         con.print(f"[bold]{line}[/]" if n in (0, len(rows) - 1) else line)
     pr = result.prices
     est = ", estimates" if pr.any_estimate else ""
-    con.print(
-        f"[dim]prices: {escape(pr.region)} {escape(pr.currency)}, asOf {escape(pr.as_of)} "
-        f"({escape(pr.origin)}{est})[/]"
-    )
+    if not pr.prices:  # the bundled table is empty: no public price source is recorded
+        con.print("[dim]prices: none (gpupool bundles no prices; give --prices FILE or --fetch-prices)[/]")
+    else:
+        con.print(
+            f"[dim]prices: {escape(pr.region)} {escape(pr.currency)}, asOf {escape(pr.as_of)} "
+            f"({escape(pr.origin)}{est})[/]"
+        )
     ups = [(p.name, s) for p in result.pools for s in p.scale_ups]
     if ups:
         con.print()
