@@ -64,6 +64,8 @@ def load_clusters(paths: list[str]) -> tuple[Any, ...]:
     """``--cluster FILE`` (``az aks show -o json``, each one cluster) -> one
     :class:`gpupool.nap.cluster.ClusterNap` per file: checked as preflight checks a cluster (a managed
     cluster object, networkProfile, pools), then its NAP mode read. Raises InputError for a bad file."""
+    if not paths:
+        return ()
     from gpupool.nap.cluster import mode_of
     from gpupool.preflight.inputs import load_cluster
 
