@@ -206,7 +206,7 @@ def test_no_module_imports_itself_back(graph: dict[str, dict[str, int]]) -> None
 def test_the_graph_sees_imports_inside_functions_and_type_checking(graph: dict[str, dict[str, int]]) -> None:
     # cli.main imports gcpolicy inside main(); the check would be blind without such edges
     assert "gpupool.gcpolicy" in graph["gpupool.cli.main"]
-    assert "gpupool.k8s.facts" in graph["gpupool.lint.gpu"]  # inside a method
+    assert "gpupool.k8s.facts" in graph["gpupool.lint.places"]  # inside a method
 
 
 # ---- the check itself fails where it should ----------------------------------------------------------------
