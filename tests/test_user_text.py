@@ -212,3 +212,16 @@ def test_no_message_counts_with_s_in_parentheses() -> None:
                     where = f"{path.relative_to(REPO)}:{tok.start[0]}"
                     offenders.append(f"{where}: {text[max(0, m.start() - 30) : m.end()]}")
     assert not offenders, "\n".join(offenders)
+
+
+def test_source_files_and_data_comments_cite_only_public_sources():
+    """Every line of the package — comments, docstrings and data files included — cites only what a user or
+    contributor can open."""
+    bad = []
+    for path in sorted(SRC.rglob("*")):
+        if path.suffix not in (".py", ".yaml", ".j2", ".css", ".c"):
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            bad += [f"{path.relative_to(REPO)}:{n}: {m.group(0)}" for m in INTERNAL.finditer(line)]
+    assert not bad, bad
+

@@ -49,7 +49,7 @@ class FieldRule:
 
     @property
     def source_text(self) -> str:
-        """The source, with the knowledge-base marker when the fact is not stated by a primary source."""
+        """The source, with its [INFERRED]/[UNVERIFIED] marker when no primary source states the fact."""
         return f"{self.source} [{self.marker}]" if self.marker else self.source
 
 

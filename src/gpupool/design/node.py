@@ -5,7 +5,8 @@ Facts: MIG instances per GPU and device names (catalog/data/gpus.yaml), strategy
 (NVIDIA/k8s-device-plugin README "MIG strategies", MicrosoftDocs/azure-aks-docs gpu-multi-instance.md),
 time-slicing (k8s-device-plugin README "Shared Access to GPUs": count = devices x replicas,
 ``renameByDefault`` -> ``<name>.shared`` and no plain name), managed plugin strategy (Azure/AgentBaker
-``startNvidiaManagedExpServices``: mixed only for Mixed, else single) [INFERRED in the knowledge base].
+``startNvidiaManagedExpServices``: mixed only for Mixed, else single) [INFERRED from that script; no AKS doc
+states it].
 """
 
 from __future__ import annotations

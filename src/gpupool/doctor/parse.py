@@ -1,10 +1,11 @@
 """Texts the cluster writes, read back: kube-scheduler's FitError (every wording since 1.17), the cluster
 autoscaler's events and status ConfigMap (YAML and the older text form), CUDA versions of images, log lines.
 
-Wordings: knowledge base scheduling-and-diagnosis.md sections 1.2-1.3 and 2.1 (kube-scheduler
-``framework/types.go`` FitError, ``tainttoleration`` reasons by version; CA
-``eventing_scale_up_processor.go``, ``skippedreasons.go``; status ConfigMap YAML since
-kubernetes/autoscaler PR #6375, 2023-12); checked 2026-12-03.
+Wordings: kubernetes/kubernetes ``pkg/scheduler/framework/types.go`` (FitError) and
+``pkg/scheduler/framework/plugins/tainttoleration`` (its reasons by version: #109119, #134740);
+kubernetes/autoscaler ``cluster-autoscaler/processors/status/eventing_scale_up_processor.go`` and
+``skippedreasons.go``; the status ConfigMap's YAML form since kubernetes/autoscaler PR #6375 (2023-12);
+checked 2026-12-03.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ serialised with camelCase keys): ``name``, ``count``, ``vmSize``, ``osType``, ``
 ``enableAutoScaling``/``minCount``/``maxCount``, ``nodeTaints`` (null or a list of ``key=value:Effect``),
 ``nodeLabels``, ``scaleSetPriority`` (null, ``Regular`` or ``Spot``), ``gpuInstanceProfile``,
 ``gpuProfile`` (``{"driver": "Install", "driverType": "", "nvidia": {"managementMode": "Managed",
-"migStrategy": null}}``; aks-gpu-facts §5 "nodepool show"), ``orchestratorVersion``, ``maxPods``,
+"migStrategy": null}}``, as Azure/azure-cli's ``az aks nodepool show`` recordings print it),
+``orchestratorVersion``, ``maxPods``,
 ``availabilityZones``, ``id``, ``resourceGroup``, ``typePropertiesType`` and read-only state.
 ``az aks show -o json`` (a cluster with ``agentPoolProfiles``) is accepted too.
 
