@@ -72,6 +72,8 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "report": ("rules", "ignore", "exclude"),
 }
 IGNORE_FIELDS = ("rules", "kind", "namespace", "name", "path", "reason")
+RULE_TOKEN = re.compile(r"^[A-Za-z][A-Za-z0-9-]*$")  # what may name a rule in an annotation
+_ENTRY_SPLIT = re.compile(r"[;\n]")
 _VERSION = re.compile(r"^1\.\d{1,3}(\.\d{1,4})?$")
 
 
@@ -146,11 +148,9 @@ def rule_id(
                 path, line, f"{where}: {elsewhere} is not a {family}",
                 "set it in the global rules: or ignore: (every command), or in its command's section",
             )
-        infos = rules.all_rules().values() if resolve is any_rule else rules.family("gpupool.lint.rules")
-        known = sorted({*(r.id for r in infos), *(r.name for r in infos)})
-        probe = str(token).upper() if str(token)[:2].lower() == "gp" else str(token).lower()
-        close = difflib.get_close_matches(probe, known, n=1, cutoff=0.6)
-        hint = f'did you mean "{close[0]}"?' if close else "list the rules with: gpupool rules"
+        infos = None if resolve is any_rule else rules.family("gpupool.lint.rules")
+        close = rules.closest(str(token), infos)
+        hint = f'did you mean "{close}"?' if close else "list the rules with: gpupool rules"
         raise InputError(path, line, f"{where}: unknown {family} {str(token)!r}", hint)
     return rid
 
@@ -262,6 +262,23 @@ def parse_ignores(
             )
         )
     return tuple(out)
+
+
+def ignore_entries(value: str) -> list[tuple[str, list[str], str]]:
+    """A ``gpupool.io/ignore`` annotation's entries (separated by ``;`` or new lines), each as (the entry,
+    its rule tokens, its reason): ``"GP301,GP305 vendor chart; name: why"`` ->
+    [("GP301,GP305 vendor chart", ["GP301", "GP305"], "vendor chart"), ("name: why", ["name"], "why")].
+    Manifests (lint) and pool specs read the same words; what an entry lacks is each caller's to judge."""
+    out = []
+    for raw in _ENTRY_SPLIT.split(value):
+        entry = raw.strip()
+        if not entry:
+            continue
+        head, _, reason = entry.partition(" ")
+        if ":" in head:  # "name: reason" / "GP308:reason"
+            head, _, reason = entry.partition(":")
+        out.append((entry, [t.strip() for t in head.split(",") if t.strip()], reason.strip()))
+    return out
 
 
 def object_ident(obj: str | None) -> tuple[str, str, str] | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
@@ -95,3 +96,16 @@ def lookup(key: str) -> RuleInfo | None:
         if r.name == k.lower():
             return r
     return None
+
+
+def closest(token: str, infos: Iterable[RuleInfo] | None = None) -> str | None:
+    """The did-you-mean for ``token``, a rule ID or name that names no rule: the nearest ID or name among
+    ``infos`` (default: every rule), or None."""
+    import difflib
+
+    infos = list(all_rules().values()) if infos is None else list(infos)
+    known = [*(r.id for r in infos), *(r.name for r in infos)]
+    probe = token.upper() if token[:2].lower() == "gp" else token.lower()
+    close = difflib.get_close_matches(probe, known, n=1, cutoff=0.6)
+    return close[0] if close else None
+

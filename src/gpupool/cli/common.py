@@ -231,9 +231,8 @@ def parse_ignores(values: list[str] | None) -> set[str]:
 
     The rule registry (every family) is only loaded when there is something to look up.
     """
-    import difflib
 
-    from gpupool.rules import all_rules, lookup
+    from gpupool.rules import closest, lookup
 
     ids: set[str] = set()
     for value in values or ():
@@ -242,11 +241,8 @@ def parse_ignores(values: list[str] | None) -> set[str]:
                 continue
             info = lookup(item)
             if info is None:
-                known = all_rules()
-                choices = list(known) + [r.name for r in known.values()]
-                probe = item.upper() if item[:2].lower() == "gp" else item.lower()
-                close = difflib.get_close_matches(probe, choices, n=1)
-                hint = f"did you mean {close[0]}?" if close else "list the rules with: gpupool rules"
+                close = closest(item)
+                hint = f"did you mean {close}?" if close else "list the rules with: gpupool rules"
                 raise InputError(None, None, f'--ignore: unknown rule "{item}"', hint)
             ids.add(info.id)
     return ids

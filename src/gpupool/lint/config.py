@@ -35,7 +35,6 @@ entry is a rule ID or name, optionally followed by the reason (``ID reason`` or 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,8 +48,6 @@ LINT_FIELDS = config.LINT_FIELDS
 IGNORE_FIELDS = config.IGNORE_FIELDS
 CONFIG_NAME = config.CONFIG_NAME
 IgnoreEntry = config.IgnoreEntry
-_ENTRY_SPLIT = re.compile(r"[;\n]")
-_RULE_TOKEN = re.compile(r"^[A-Za-z][A-Za-z0-9-]*$")
 
 
 def lint_rule_ids() -> dict[str, str]:
@@ -137,19 +134,10 @@ def parse_ignore_annotation(value: Any) -> Suppressions:
         return Suppressions({}, (f'{ANNOTATION} must be a string such as "GP308 <reason>"',))
     rules: dict[str, str] = {}
     problems: list[str] = []
-    for raw in _ENTRY_SPLIT.split(value):
-        entry = raw.strip()
-        if not entry:
-            continue
-        head, _, reason = entry.partition(" ")
-        reason = reason.strip()
-        if ":" in head:  # "name: reason" / "GP308:reason"
-            head, _, rest = entry.partition(":")
-            reason = rest.strip()
-        tokens = [t.strip() for t in head.split(",") if t.strip()]
+    for entry, tokens, reason in config.ignore_entries(value):
         ids = []
         for t in tokens:
-            rid = resolve_rule(t) if _RULE_TOKEN.match(t) else None
+            rid = resolve_rule(t) if config.RULE_TOKEN.match(t) else None
             if rid is None:
                 problems.append(f"{ANNOTATION}: unknown rule {t[:40]!r}")
             else:

@@ -17,7 +17,6 @@ no known rule, is bad input (one line ``file:line``, exit 2): a suppression says
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -25,36 +24,24 @@ from gpupool.errors import InputError
 from gpupool.findings import Finding
 
 ANNOTATION = "gpupool.io/ignore"
-_SPLIT = re.compile(r"[;\n]")
-_TOKEN = re.compile(r"^[A-Za-z][A-Za-z0-9-]*$")
 
 
 def parse_pool_ignores(value: Any, path: str, line: int | None) -> dict[str, str]:
     """The annotation's value -> {rule ID: reason}. Raises InputError for a value that is not one."""
-    import difflib
-
     from gpupool import rules
+    from gpupool.config import RULE_TOKEN, ignore_entries
 
     where = f"metadata.annotations.{ANNOTATION}"
     if not isinstance(value, str):
         raise InputError(path, line, f'{where}: expected a string such as "GP128 <reason>"')
     out: dict[str, str] = {}
-    for raw in _SPLIT.split(value):
-        entry = raw.strip()
-        if not entry:
-            continue
-        head, _, reason = entry.partition(" ")
-        if ":" in head:  # "name: reason"
-            head, _, reason = entry.partition(":")
-        reason = reason.strip()
+    for entry, tokens, reason in ignore_entries(value):
         ids = []
-        for token in (t.strip() for t in head.split(",") if t.strip()):
-            info = rules.lookup(token) if _TOKEN.match(token) else None
+        for token in tokens:
+            info = rules.lookup(token) if RULE_TOKEN.match(token) else None
             if info is None:
-                known = [*rules.all_rules(), *(r.name for r in rules.all_rules().values())]
-                probe = token.upper() if token[:2].lower() == "gp" else token.lower()
-                close = difflib.get_close_matches(probe, known, n=1, cutoff=0.6)
-                hint = f'did you mean "{close[0]}"?' if close else "list the rules with: gpupool rules"
+                close = rules.closest(token)
+                hint = f'did you mean "{close}"?' if close else "list the rules with: gpupool rules"
                 raise InputError(path, line, f"{where}: unknown rule {token[:40]!r}", hint)
             ids.append(info.id)
         if not ids:
