@@ -197,7 +197,8 @@ def _settle(res: Results, settle: Any) -> None:
         kept, _ = apply_pool_ignores(found, res.pools)
         return settle(kept) if settle is not None else kept
 
-    res.check = one(res.check)
+    if settle is not None:  # check_pools has honoured the annotations already
+        res.check = settle(res.check)
     res.simulation.findings = one(res.simulation.findings)
     if res.lint is not None:
         res.lint.findings = one(res.lint.findings)
